@@ -1,0 +1,57 @@
+// A platform as data: what `haec platform` writes (platform.json) and what the SimGrid loader
+// (platforms/zone) builds. Pure C++: no SimGrid include.
+//
+// Spec strings (CLI): KIND:DIMS[,key=value...]
+//   haec-box:XxYxZ   boards are z layers; optical links on a board, wireless between boards
+//   mesh:AxBxC       3-D mesh, Gemini-like links
+//   torus:AxBxC      3-D torus, Gemini-like links
+//   cluster:N        taurus-like cluster: N hosts on one switch (star)
+// Keys (all optional): board=torus|mesh, wireless=aligned|full (haec-box only);
+//   optical-bw, optical-lat, optical-ber, wireless-bw, wireless-lat, wireless-ber (haec-box);
+//   link-bw, link-lat, link-ber (mesh, torus, cluster); cores=N; speed=2.3Gf or pstates
+//   speeds=2.3Gf/2.2Gf/...; loopback-bw, loopback-lat; preset=seed004 (haec-box: 2-D mesh boards,
+//   aligned wireless, every link 250 Gbit/s and 1 us, as in seed 004 Table 2).
+#pragma once
+#include <array>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace haec::platform {
+
+enum class Kind { HaecBox, Mesh, Torus, Cluster };
+
+struct LinkType {
+  std::string name;        // "optical", "wireless", "link" (mesh/torus), "cable" (cluster)
+  double bandwidth = 0;    // bytes per second (SimGrid's unit)
+  double latency   = 0;    // seconds
+  double ber       = 0;    // bit error rate, in [0,1)
+};
+
+struct NodeSpec {
+  int cores = 1;
+  std::vector<double> speeds; // flop/s per pstate, fastest first; at least one
+};
+
+struct PlatformSpec {
+  Kind kind = Kind::HaecBox;
+  std::array<int, 3> dims{1, 1, 1}; // cluster: {N,1,1}
+  bool board_torus   = true;        // haec-box: optical board links wrap around
+  bool wireless_full = false;       // haec-box: every node of board z to every node of board z+1
+  std::vector<LinkType> link_types; // haec-box: {optical, wireless}; mesh/torus: {link}; cluster: {cable}
+  NodeSpec node;
+  double loopback_bandwidth = 100e9; // bytes/s, same-node transfers
+  double loopback_latency   = 10e-9; // s; positive so latency factors can scale it
+  std::string spec_text;             // the spec string it came from, for summaries
+};
+
+// Parses a spec string; throws haec::InputError naming the spec, the problem and the fix.
+PlatformSpec parse_spec(const std::string& spec);
+
+// Stable JSON form (platform.json). from_json validates like parse_spec.
+nlohmann::json to_json(const PlatformSpec& spec);
+PlatformSpec from_json(const nlohmann::json& j, const std::string& what);
+
+std::string kind_name(Kind kind);
+
+} // namespace haec::platform

@@ -1,0 +1,53 @@
+// Nodes, directed links and dimension-order routes of a PlatformSpec. Pure C++.
+// Node ids are x-fastest: id = x + X*(y + Y*z). Host names: "node-x-y-z" for grids, "node-i" for
+// clusters. Links are simplex (one per direction), so both directions of a wire never share.
+#pragma once
+#include "platform_spec.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace haec::platform {
+
+struct DirectedLink {
+  uint32_t from;     // node id (cluster: node id for the up link, the switch is implicit)
+  uint32_t to;       // node id
+  uint16_t type;     // index into PlatformSpec::link_types
+  uint8_t dim;       // 0=x, 1=y, 2=z; cluster: 0=up (node->switch), 1=down (switch->node)
+};
+
+class Topology {
+public:
+  explicit Topology(PlatformSpec spec);
+
+  const PlatformSpec& spec() const { return spec_; }
+  uint32_t num_nodes() const { return num_nodes_; }
+  std::array<int, 3> coords(uint32_t node) const;
+  uint32_t node_at(int x, int y, int z) const;
+  std::string host_name(uint32_t node) const;
+
+  const std::vector<DirectedLink>& links() const { return links_; }
+  std::string link_name(uint32_t link) const;
+
+  // Link ids of the route src -> dst in traversal order (empty when src == dst).
+  // Grids: x hops, then y, then z (torus dimensions take the shorter way; ties go +).
+  // haec-box with full wireless: when boards differ the first hop jumps from (xs,ys,zs) to
+  // (xd,yd,zs±1) and the rest is aligned z hops, so hops = |dz|; otherwise x then y on the board.
+  // Cluster: up link of src, down link of dst.
+  void route(uint32_t src, uint32_t dst, std::vector<uint32_t>& out) const;
+  // Number of hops of route(src, dst), computed from coordinates (not from the route).
+  int dor_distance(uint32_t src, uint32_t dst) const;
+
+private:
+  PlatformSpec spec_;
+  uint32_t num_nodes_ = 0;
+  std::vector<DirectedLink> links_;
+  // neighbour link lookup: for grids, link id of the hop from node n along dim d in direction
+  // +1 (index 2*d) or -1 (index 2*d+1); UINT32_MAX when absent.
+  std::vector<std::array<uint32_t, 6>> step_link_;
+  // haec-box full wireless: first link id of board z's fan-out block.
+  std::vector<uint32_t> wireless_block_;
+};
+
+} // namespace haec::platform

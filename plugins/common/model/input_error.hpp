@@ -1,0 +1,17 @@
+// One exception type for every bad input a user can give us. Its message is the one-line error
+// printed by the CLI and the suite: "<input>: <problem>; <fix>".
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace haec {
+
+class InputError : public std::runtime_error {
+public:
+  InputError(const std::string& input, const std::string& problem, const std::string& fix)
+      : std::runtime_error(input + ": " + problem + (fix.empty() ? "" : "; " + fix))
+  {
+  }
+};
+
+} // namespace haec
