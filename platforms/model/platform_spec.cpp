@@ -1,0 +1,488 @@
+// Spec strings and platform.json <-> PlatformSpec, with one validator for both.
+#include "platform_spec.hpp"
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace haec::platform {
+namespace {
+
+const char* const kValidKinds = "haec-box, mesh, torus, cluster";
+
+// Keys every kind accepts, then the kind-specific ones (in the order listed in error messages).
+const std::vector<std::string> kCommonKeys = {"cores", "speed", "speeds", "loopback-bw", "loopback-lat"};
+const std::vector<std::string> kHaecKeys   = {"preset",      "board",        "wireless",    "optical-bw",  "optical-lat",
+                                              "optical-ber", "wireless-bw", "wireless-lat", "wireless-ber"};
+const std::vector<std::string> kLinkKeys   = {"link-bw", "link-lat", "link-ber"};
+
+std::vector<std::string> keys_of(Kind kind)
+{
+  std::vector<std::string> keys = kind == Kind::HaecBox ? kHaecKeys : kLinkKeys;
+  keys.insert(keys.end(), kCommonKeys.begin(), kCommonKeys.end());
+  return keys;
+}
+
+std::string join(const std::vector<std::string>& items)
+{
+  std::string out;
+  for (auto const& s : items)
+    out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::vector<std::string> split(const std::string& text, char sep)
+{
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t pos = text.find(sep, start);
+    parts.push_back(text.substr(start, pos - start));
+    if (pos == std::string::npos)
+      return parts;
+    start = pos + 1;
+  }
+}
+
+bool parse_kind(const std::string& name, Kind& kind)
+{
+  static const std::pair<const char*, Kind> table[] = {
+      {"haec-box", Kind::HaecBox}, {"mesh", Kind::Mesh}, {"torus", Kind::Torus}, {"cluster", Kind::Cluster}};
+  for (auto const& [n, k] : table)
+    if (name == n) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+// The expected link type names of a kind, in PlatformSpec::link_types order.
+std::vector<std::string> link_type_names(Kind kind)
+{
+  switch (kind) {
+    case Kind::HaecBox:
+      return {"optical", "wireless"};
+    case Kind::Mesh:
+    case Kind::Torus:
+      return {"link"};
+    case Kind::Cluster:
+      return {"cable"};
+  }
+  return {};
+}
+
+// Defaults of each kind (MODELS.md §1; the cluster latency of 1.5 us is our choice, see README).
+PlatformSpec defaults(Kind kind)
+{
+  PlatformSpec s;
+  s.kind = kind;
+  switch (kind) {
+    case Kind::HaecBox: // seed 000: torus boards, 250 Gbit/s optical, 100 Gbit/s wireless
+      s.board_torus   = true;
+      s.wireless_full = false;
+      s.link_types    = {{"optical", 31.25e9, 10e-9, 1e-12}, {"wireless", 12.5e9, 100e-9, 1e-8}};
+      s.node          = {8, {1e9}};
+      break;
+    case Kind::Mesh:
+    case Kind::Torus: // seed 001: Gemini-like links
+      s.link_types = {{"link", 9.375e9, 1.27e-6, 0}};
+      s.node       = {16, {2.3e9}};
+      break;
+    case Kind::Cluster: { // seed 002: taurus, 10 GbE, pstates 2300..1200 MHz
+      s.link_types = {{"cable", 1.25e9, 1.5e-6, 0}};
+      s.node.cores = 12;
+      for (int mhz = 2300; mhz >= 1200; mhz -= 100)
+        s.node.speeds.push_back(mhz * 1e6);
+      break;
+    }
+  }
+  return s;
+}
+
+// seed 004 Table 2: 2-D mesh boards, aligned wireless, every link 250 Gbit/s and 1 us, error free.
+void apply_seed004(PlatformSpec& s)
+{
+  s.board_torus   = false;
+  s.wireless_full = false;
+  s.link_types    = {{"optical", 31.25e9, 1e-6, 0}, {"wireless", 31.25e9, 1e-6, 0}};
+}
+
+std::array<int, 3> parse_dims(Kind kind, const std::string& text, const std::string& spec)
+{
+  const std::string example = kind == Kind::Cluster ? "cluster:8" : kind_name(kind) + ":4x4x4";
+  auto parts                = split(text, 'x');
+  size_t want               = kind == Kind::Cluster ? 1 : 3;
+  if (parts.size() != want)
+    throw InputError(spec, "dimensions '" + text + "' must be " + (want == 1 ? "one integer N" : "AxBxC"),
+                     "write e.g. " + example);
+  std::array<int, 3> dims{1, 1, 1};
+  long long total = 1;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    auto const& p = parts[i];
+    if (p.empty() || p.find_first_not_of("0123456789") != std::string::npos || p.size() > 9 ||
+        std::stoll(p) < 1)
+      throw InputError(spec, "dimension '" + p + "' in '" + text + "' is not a positive integer",
+                       "write e.g. " + example);
+    dims[i] = static_cast<int>(std::stoll(p));
+    total *= dims[i];
+    if (total > kMaxNodes)
+      throw InputError(spec, "more than " + std::to_string(kMaxNodes) + " nodes", "use smaller dimensions");
+  }
+  return dims;
+}
+
+double parse_ber(const std::string& value, const std::string& what)
+{
+  return units::parse_number(value, what);
+}
+
+void check_link(const LinkType& t, const std::string& what)
+{
+  if (!std::isfinite(t.bandwidth) || !(t.bandwidth > 0))
+    throw InputError(what, t.name + " bandwidth " + units::exact(t.bandwidth) + " B/s is not positive",
+                     "give a bandwidth > 0, e.g. " + t.name + "-bw=10Gbps");
+  if (!std::isfinite(t.latency) || !(t.latency >= 0))
+    throw InputError(what, t.name + " latency " + units::exact(t.latency) + " s is negative or not finite",
+                     "give a latency >= 0, e.g. " + t.name + "-lat=1us");
+  if (!std::isfinite(t.ber) || !(t.ber >= 0) || !(t.ber < 1))
+    throw InputError(what, t.name + " bit error rate " + units::exact(t.ber) + " is outside [0,1)",
+                     "give a probability such as 1e-12");
+}
+
+} // namespace
+
+std::string kind_name(Kind kind)
+{
+  switch (kind) {
+    case Kind::HaecBox:
+      return "haec-box";
+    case Kind::Mesh:
+      return "mesh";
+    case Kind::Torus:
+      return "torus";
+    case Kind::Cluster:
+      return "cluster";
+  }
+  return "?";
+}
+
+long long directed_link_count(const PlatformSpec& s)
+{
+  if (s.kind == Kind::Cluster)
+    return 2LL * s.dims[0];
+  long long nodes = 1LL * s.dims[0] * s.dims[1] * s.dims[2];
+  long long wires = 0;
+  for (int d = 0; d < 3; ++d) {
+    long long n = s.dims[d], lines = nodes / n;
+    if (s.kind == Kind::HaecBox && d == 2 && s.wireless_full) {
+      long long board = 1LL * s.dims[0] * s.dims[1];
+      wires += (n - 1) * board * board;
+      continue;
+    }
+    bool wrap = s.kind == Kind::Torus || (s.kind == Kind::HaecBox && d < 2 && s.board_torus);
+    long long per_line = n == 1 ? 0 : !wrap ? n - 1 : n == 2 ? 1 : n; // a 2-ring has one wire
+    wires += per_line * lines;
+  }
+  return 2 * wires;
+}
+
+void validate(const PlatformSpec& s, const std::string& what)
+{
+  long long total = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (s.dims[d] < 1)
+      throw InputError(what, "dimension " + std::to_string(s.dims[d]) + " is not a positive integer",
+                       "use dimensions >= 1, e.g. 4x4x4");
+    total *= s.dims[d];
+    if (total > kMaxNodes)
+      throw InputError(what, "more than " + std::to_string(kMaxNodes) + " nodes", "use smaller dimensions");
+  }
+  if (s.kind == Kind::Cluster && (s.dims[1] != 1 || s.dims[2] != 1))
+    throw InputError(what, "a cluster has dimensions {N,1,1}", "give the node count only, e.g. cluster:8");
+  if (s.kind != Kind::HaecBox && s.wireless_full)
+    throw InputError(what, "full wireless applies to haec-box only", "drop wireless=full");
+  if (directed_link_count(s) > kMaxLinks)
+    throw InputError(what,
+                     std::to_string(directed_link_count(s)) + " directed links, more than the limit of " +
+                         std::to_string(kMaxLinks),
+                     "use smaller boards or wireless=aligned");
+
+  auto names = link_type_names(s.kind);
+  if (s.link_types.size() != names.size())
+    throw InputError(what, kind_name(s.kind) + " needs link types " + join(names), "give exactly these link types");
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (s.link_types[i].name != names[i])
+      throw InputError(what, "link type '" + s.link_types[i].name + "' where " + kind_name(s.kind) + " expects '" +
+                                 names[i] + "'",
+                       "use link types " + join(names) + " in this order");
+    check_link(s.link_types[i], what);
+  }
+
+  if (s.node.cores < 1)
+    throw InputError(what, "cores=" + std::to_string(s.node.cores) + " is not a positive integer", "use cores >= 1");
+  if (s.node.speeds.empty())
+    throw InputError(what, "no node speed", "give speed=1Gf or speeds=2.3Gf/1.2Gf");
+  for (size_t i = 0; i < s.node.speeds.size(); ++i) {
+    double v = s.node.speeds[i];
+    if (!std::isfinite(v) || !(v > 0))
+      throw InputError(what, "speed " + units::exact(v) + " flop/s is not positive", "give speeds > 0, e.g. 1Gf");
+    // DVFS code takes pstate 0 as the fastest one.
+    if (i > 0 && v > s.node.speeds[i - 1])
+      throw InputError(what, "speeds are not listed fastest first", "sort pstates in decreasing speed, e.g. 2.3Gf/1.2Gf");
+  }
+  if (!std::isfinite(s.loopback_bandwidth) || !(s.loopback_bandwidth > 0))
+    throw InputError(what, "loopback bandwidth " + units::exact(s.loopback_bandwidth) + " B/s is not positive",
+                     "give loopback-bw > 0, e.g. 100GBps");
+  if (!std::isfinite(s.loopback_latency) || !(s.loopback_latency >= 0))
+    throw InputError(what, "loopback latency " + units::exact(s.loopback_latency) + " s is negative or not finite",
+                     "give loopback-lat >= 0, e.g. 10ns");
+}
+
+PlatformSpec parse_spec(const std::string& spec)
+{
+  size_t colon = spec.find(':');
+  if (spec.empty() || colon == std::string::npos)
+    throw InputError(spec.empty() ? "(empty platform spec)" : spec, "expected KIND:DIMS[,key=value...]",
+                     "write e.g. haec-box:4x4x4, torus:16x16x16 or cluster:8 (kinds: " + std::string(kValidKinds) + ")");
+  Kind kind;
+  std::string kind_text = spec.substr(0, colon);
+  if (!parse_kind(kind_text, kind))
+    throw InputError(spec, "unknown platform kind '" + kind_text + "'", std::string("use one of ") + kValidKinds);
+
+  auto items        = split(spec.substr(colon + 1), ',');
+  PlatformSpec s    = defaults(kind);
+  s.dims            = parse_dims(kind, items[0], spec);
+  s.spec_text       = spec;
+  const auto valid  = keys_of(kind);
+  std::set<std::string> seen;
+  bool speed_given = false, speeds_given = false;
+
+  for (size_t i = 1; i < items.size(); ++i) {
+    const auto& item = items[i];
+    size_t eq        = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw InputError(spec, "'" + item + "' is not key=value", "write e.g. cores=4 (keys: " + join(valid) + ")");
+    std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
+      auto all = keys_of(Kind::HaecBox);
+      all.insert(all.end(), kLinkKeys.begin(), kLinkKeys.end());
+      bool known = std::find(all.begin(), all.end(), key) != all.end();
+      throw InputError(spec,
+                       (known ? "key '" + key + "' does not apply to " + kind_name(kind)
+                              : "unknown key '" + key + "'"),
+                       "valid keys for " + kind_name(kind) + ": " + join(valid));
+    }
+    if (!seen.insert(key).second)
+      throw InputError(spec, "key '" + key + "' given twice", "give each key once");
+    const std::string what = spec + " [" + key + "]";
+
+    if (key == "preset") {
+      if (i != 1)
+        throw InputError(spec, "preset must be the first key", "put preset=" + value + " right after the dimensions");
+      if (value != "seed004")
+        throw InputError(spec, "unknown preset '" + value + "'", "use preset=seed004");
+      apply_seed004(s);
+    } else if (key == "board") {
+      if (value != "torus" && value != "mesh")
+        throw InputError(spec, "board must be torus or mesh, not '" + value + "'", "write board=torus or board=mesh");
+      s.board_torus = value == "torus";
+    } else if (key == "wireless") {
+      if (value != "aligned" && value != "full")
+        throw InputError(spec, "wireless must be aligned or full, not '" + value + "'",
+                         "write wireless=aligned or wireless=full");
+      s.wireless_full = value == "full";
+    } else if (key == "cores") {
+      long long c = units::parse_integer(value, what);
+      if (c < 1 || c > 1 << 20)
+        throw InputError(spec, "cores=" + value + " is out of range", "use 1 <= cores <= 1048576");
+      s.node.cores = static_cast<int>(c);
+    } else if (key == "speed") {
+      s.node.speeds = {units::parse_speed(value, what)};
+      speed_given   = true;
+    } else if (key == "speeds") {
+      s.node.speeds.clear();
+      for (auto const& part : split(value, '/'))
+        s.node.speeds.push_back(units::parse_speed(part, what));
+      speeds_given = true;
+    } else if (key == "loopback-bw") {
+      s.loopback_bandwidth = units::parse_bandwidth(value, what);
+    } else if (key == "loopback-lat") {
+      s.loopback_latency = units::parse_time(value, what);
+    } else { // <type>-bw|lat|ber
+      size_t dash      = key.rfind('-');
+      std::string type = key.substr(0, dash), field = key.substr(dash + 1);
+      LinkType* t      = nullptr;
+      for (auto& lt : s.link_types)
+        if (lt.name == type || (type == "link" && s.link_types.size() == 1))
+          t = &lt;
+      if (field == "bw")
+        t->bandwidth = units::parse_bandwidth(value, what);
+      else if (field == "lat")
+        t->latency = units::parse_time(value, what);
+      else
+        t->ber = parse_ber(value, what);
+    }
+    if (speed_given && speeds_given)
+      throw InputError(spec, "both speed= and speeds= given", "use speed= for one pstate or speeds= for several");
+  }
+  validate(s, spec);
+  return s;
+}
+
+// ----- platform.json -----
+
+nlohmann::json to_json(const PlatformSpec& s)
+{
+  nlohmann::json j;
+  j["format"]  = "haec-platform";
+  j["version"] = 1;
+  j["kind"]    = kind_name(s.kind);
+  j["dims"]    = s.dims;
+  if (s.kind == Kind::HaecBox) {
+    j["board"]    = s.board_torus ? "torus" : "mesh";
+    j["wireless"] = s.wireless_full ? "full" : "aligned";
+  }
+  auto& links = j["links"] = nlohmann::json::object();
+  for (auto const& t : s.link_types)
+    links[t.name] = {{"bandwidth_Bps", t.bandwidth}, {"latency_s", t.latency}, {"ber", t.ber}};
+  j["node"]     = {{"cores", s.node.cores}, {"speeds_flops", s.node.speeds}};
+  j["loopback"] = {{"bandwidth_Bps", s.loopback_bandwidth}, {"latency_s", s.loopback_latency}};
+  j["spec"]     = s.spec_text;
+  return j;
+}
+
+namespace {
+
+// Field access for from_json: every problem names the file, the field and how to fix it.
+struct Reader {
+  const std::string& what;
+
+  void only(const nlohmann::json& obj, const std::string& where, const std::vector<std::string>& allowed) const
+  {
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+      if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
+        throw InputError(what, "unknown field '" + where + it.key() + "'",
+                         "remove it (fields here: " + join(allowed) + ")");
+  }
+  const nlohmann::json& get(const nlohmann::json& obj, const std::string& where, const std::string& name) const
+  {
+    if (!obj.is_object() || !obj.contains(name))
+      throw InputError(what, "missing field '" + where + name + "'", "regenerate the file with `haec platform`");
+    return obj.at(name);
+  }
+  const nlohmann::json& object(const nlohmann::json& obj, const std::string& where, const std::string& name) const
+  {
+    auto const& v = get(obj, where, name);
+    if (!v.is_object())
+      throw InputError(what, "field '" + where + name + "' is not an object", "regenerate the file with `haec platform`");
+    return v;
+  }
+  double number(const nlohmann::json& obj, const std::string& where, const std::string& name) const
+  {
+    auto const& v = get(obj, where, name);
+    if (!v.is_number())
+      throw InputError(what, "field '" + where + name + "' is not a number", "write a number");
+    return v.get<double>();
+  }
+  long long integer(const nlohmann::json& v, const std::string& name) const
+  {
+    if (!v.is_number_integer())
+      throw InputError(what, "field '" + name + "' is not an integer", "write a whole number");
+    if (v.is_number_unsigned() && v.get<unsigned long long>() > (1ULL << 40))
+      throw InputError(what, "field '" + name + "' is too large", "use a smaller number");
+    return v.get<long long>();
+  }
+  std::string text(const nlohmann::json& obj, const std::string& name) const
+  {
+    auto const& v = get(obj, "", name);
+    if (!v.is_string())
+      throw InputError(what, "field '" + name + "' is not a string", "write a quoted string");
+    return v.get<std::string>();
+  }
+};
+
+} // namespace
+
+PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
+{
+  Reader r{what};
+  if (!j.is_object())
+    throw InputError(what, "is not a JSON object", "regenerate the file with `haec platform`");
+  if (r.text(j, "format") != "haec-platform")
+    throw InputError(what, "field 'format' is not \"haec-platform\"", "give a platform.json written by `haec platform`");
+  if (r.integer(r.get(j, "", "version"), "version") != 1)
+    throw InputError(what, "unsupported version", "this build reads version 1; regenerate the file");
+
+  Kind kind;
+  std::string kind_text = r.text(j, "kind");
+  if (!parse_kind(kind_text, kind))
+    throw InputError(what, "unknown platform kind '" + kind_text + "'", std::string("use one of ") + kValidKinds);
+  std::vector<std::string> top = {"format", "version", "kind", "dims", "links", "node", "loopback", "spec"};
+  if (kind == Kind::HaecBox) {
+    top.push_back("board");
+    top.push_back("wireless");
+  }
+  r.only(j, "", top);
+
+  PlatformSpec s = defaults(kind);
+  auto const& dims = r.get(j, "", "dims");
+  if (!dims.is_array() || dims.size() != 3)
+    throw InputError(what, "field 'dims' is not an array of 3 integers", "write e.g. [4, 4, 4]");
+  for (int d = 0; d < 3; ++d) {
+    long long v = r.integer(dims[d], "dims[" + std::to_string(d) + "]");
+    if (v < 1 || v > kMaxNodes)
+      throw InputError(what, "dimension " + std::to_string(v) + " is not a positive integer <= " + std::to_string(kMaxNodes),
+                       "use dimensions >= 1");
+    s.dims[d] = static_cast<int>(v);
+  }
+  if (kind == Kind::HaecBox) {
+    std::string board = r.text(j, "board"), wireless = r.text(j, "wireless");
+    if (board != "torus" && board != "mesh")
+      throw InputError(what, "board must be \"torus\" or \"mesh\", not '" + board + "'", "fix field 'board'");
+    if (wireless != "aligned" && wireless != "full")
+      throw InputError(what, "wireless must be \"aligned\" or \"full\", not '" + wireless + "'", "fix field 'wireless'");
+    s.board_torus   = board == "torus";
+    s.wireless_full = wireless == "full";
+  }
+
+  auto const& links = r.object(j, "", "links");
+  auto names        = link_type_names(kind);
+  r.only(links, "links.", names);
+  for (auto& t : s.link_types) {
+    std::string where = "links." + t.name + ".";
+    auto const& lt    = r.object(links, "links.", t.name);
+    r.only(lt, where, {"bandwidth_Bps", "latency_s", "ber"});
+    t.bandwidth = r.number(lt, where, "bandwidth_Bps");
+    t.latency   = r.number(lt, where, "latency_s");
+    t.ber       = r.number(lt, where, "ber");
+  }
+
+  auto const& node = r.object(j, "", "node");
+  r.only(node, "node.", {"cores", "speeds_flops"});
+  long long cores = r.integer(r.get(node, "node.", "cores"), "node.cores");
+  if (cores < 1 || cores > 1 << 20)
+    throw InputError(what, "node.cores=" + std::to_string(cores) + " is out of range", "use 1 <= cores <= 1048576");
+  s.node.cores      = static_cast<int>(cores);
+  auto const& speeds = r.get(node, "node.", "speeds_flops");
+  if (!speeds.is_array())
+    throw InputError(what, "field 'node.speeds_flops' is not an array", "write e.g. [2.3e9, 1.2e9]");
+  s.node.speeds.clear();
+  for (auto const& v : speeds) {
+    if (!v.is_number())
+      throw InputError(what, "field 'node.speeds_flops' holds a non-number", "write flop/s values such as 2.3e9");
+    s.node.speeds.push_back(v.get<double>());
+  }
+
+  auto const& lo = r.object(j, "", "loopback");
+  r.only(lo, "loopback.", {"bandwidth_Bps", "latency_s"});
+  s.loopback_bandwidth = r.number(lo, "loopback.", "bandwidth_Bps");
+  s.loopback_latency   = r.number(lo, "loopback.", "latency_s");
+  s.spec_text          = j.contains("spec") ? r.text(j, "spec") : what;
+
+  validate(s, what);
+  return s;
+}
+
+} // namespace haec::platform

@@ -45,8 +45,21 @@ struct PlatformSpec {
   std::string spec_text;             // the spec string it came from, for summaries
 };
 
+// Limits: a platform has at most kMaxNodes nodes and kMaxLinks directed links (full wireless
+// grows as (Z-1)*(X*Y)^2; link ids are uint32 and SimGrid needs ~1 KB per link).
+constexpr long long kMaxNodes = 1LL << 22;
+constexpr long long kMaxLinks = 1LL << 25;
+
 // Parses a spec string; throws haec::InputError naming the spec, the problem and the fix.
+// Keys apply left to right; preset= must come first so later keys override it.
 PlatformSpec parse_spec(const std::string& spec);
+
+// Checks every field (dims, limits, link types of the kind, bandwidths, latencies, BER, cores,
+// speeds); throws haec::InputError naming `what`. parse_spec, from_json and Topology call it.
+void validate(const PlatformSpec& spec, const std::string& what);
+
+// Number of directed links the Topology of `spec` has (no loopbacks); valid specs only.
+long long directed_link_count(const PlatformSpec& spec);
 
 // Stable JSON form (platform.json). from_json validates like parse_spec.
 nlohmann::json to_json(const PlatformSpec& spec);

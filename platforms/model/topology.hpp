@@ -28,7 +28,14 @@ public:
   std::string host_name(uint32_t node) const;
 
   const std::vector<DirectedLink>& links() const { return links_; }
+  // Unique names (README): "opt-x+-1-2-0" = optical link leaving node (1,2,0) towards +x;
+  // "wl-z-" .. wireless, "link-.." mesh/torus; full wireless "wl-z+-1-2-0-3-1" = (1,2,0) -> (3,1,1);
+  // cluster "cable-up-3" (node 3 -> switch), "cable-down-3" (switch -> node 3).
   std::string link_name(uint32_t link) const;
+  // Name of the per-node loopback link the SimGrid zone adds for same-node routes: "lo-<host>".
+  std::string loopback_name(uint32_t node) const;
+  // Whether dimension d wraps around (torus) for grids.
+  bool wraps(int d) const { return wrap_[d]; }
 
   // Link ids of the route src -> dst in traversal order (empty when src == dst).
   // Grids: x hops, then y, then z (torus dimensions take the shorter way; ties go +).
@@ -46,8 +53,14 @@ private:
   // neighbour link lookup: for grids, link id of the hop from node n along dim d in direction
   // +1 (index 2*d) or -1 (index 2*d+1); UINT32_MAX when absent.
   std::vector<std::array<uint32_t, 6>> step_link_;
-  // haec-box full wireless: first link id of board z's fan-out block.
+  // haec-box full wireless: first link id of the block between boards z and z+1: (X*Y)^2 up
+  // links (index a*B+b, a on board z, b on board z+1) then (X*Y)^2 down links (index b*B+a).
   std::vector<uint32_t> wireless_block_;
+  std::array<bool, 3> wrap_{false, false, false};
+  bool full_wireless_ = false;
+  // Appends the DOR hops of dimension d from node `cur` towards coordinate `target`.
+  uint32_t walk(uint32_t cur, int d, int from, int target, std::vector<uint32_t>& out) const;
+  int dim_distance(int d, int from, int target) const;
 };
 
 } // namespace haec::platform

@@ -1,0 +1,288 @@
+// SimGrid adapter of the HAEC link models: installs latency/bandwidth factor callbacks so that an
+// uncontended message of m bytes over a route takes exactly the model's T(m, route), while
+// concurrent messages still share links through SimGrid's flow model. It also observes every
+// transfer (start, end, route) for the run record.
+//
+// How T is mapped onto CM02: SimGrid charges latency_sum * lat_factor, then streams `size` bytes at
+// min_bandwidth * bw_factor. We give the bandwidth phase the time the model spends serialising all
+// packets on the slowest hop (S) and the latency phase the rest (T - S): contention then slows the
+// part of the transfer that really occupies the links.
+#include "dor_pnc_model.hpp"
+#include "input_error.hpp"
+#include "run_context.hpp"
+#include "smpi_factors.hpp"
+#include "units.hpp"
+
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
+#include <xbt/log.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <optional>
+#include <sstream>
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_link, smpi, "HAEC link models (DOR, PNC)");
+
+namespace sg4 = simgrid::s4u;
+
+namespace haec::link {
+namespace {
+
+// Invalid values end the run with one line; the CLI validates the same values earlier.
+[[noreturn]] void fail(const std::exception& e)
+{
+  std::fprintf(stderr, "haec: %s\n", e.what());
+  std::exit(2);
+}
+
+simgrid::config::Flag<std::string> cfg_model{"haec/link/model", "HAEC link model: none, dor or pnc", "none"};
+simgrid::config::Flag<double> cfg_packet{"haec/link/packet-size", "Packet size s_p in bytes", 288};
+simgrid::config::Flag<double> cfg_d_out{"haec/link/d-out", "Sending delay d_out in seconds", 100e-9};
+simgrid::config::Flag<double> cfg_d_in{"haec/link/d-in", "Receiving delay d_in in seconds", 100e-9};
+simgrid::config::Flag<double> cfg_d_p{"haec/link/d-p", "PNC packet processing delay d_p in seconds", 0.625e-9};
+simgrid::config::Flag<int> cfg_window{"haec/link/window", "Window / generation size s_w in packets", 5};
+simgrid::config::Flag<double> cfg_window_id{"haec/link/window-id", "Window id size s_wid in bytes", 4};
+simgrid::config::Flag<double> cfg_ff{"haec/link/ff-symbol", "Finite field symbol size s_ff in bytes (PNC)", 1};
+simgrid::config::Flag<std::string> cfg_units{
+    "haec/link/units", "physical (8*s_p/b) or byte-slip (s_p bytes over b bits/s, as the published tables)",
+    "physical"};
+simgrid::config::Flag<std::string> cfg_partial{
+    "haec/link/partial-window", "no-partial (n_r=0 sends no partial window) or seed-literal (Eq. 2 as printed)",
+    "no-partial"};
+simgrid::config::Flag<int> cfg_envelope{
+    "haec/link/smpi-envelope", "Bytes SMPI adds to every MPI message on the network (removed before the model)", 16};
+
+struct Evaluation {
+  double total = -1;     // T, or -1 without a model
+  double bw_factor = 1;
+  double lat_factor = 1;
+  int hops = 0;
+};
+
+class LinkPlugin {
+public:
+  void on_platform_created();
+  void on_state_change(simgrid::kernel::resource::NetworkAction& action);
+
+private:
+  Evaluation evaluate(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links);
+  double factor(bool bandwidth, double size, const sg4::Host* src, const sg4::Host* dst,
+                const std::vector<sg4::Link*>& links);
+
+  std::optional<DorPncModel> model_;
+  std::optional<SmpiFactorTable> smpi_bw_, smpi_lat_;
+  std::vector<Hop> hops_; // reused per message
+  // Factor callbacks come in pairs (bandwidth then latency) for one transfer: evaluate once.
+  struct {
+    double size = -1;
+    const sg4::Host* src = nullptr;
+    const sg4::Host* dst = nullptr;
+    double clock = -1;
+    Evaluation value;
+  } last_;
+  // Transfers announced by the callbacks, completed by the state-change signal. The action
+  // carries its start time and size, not its hosts, so they are the join key; ties (same start,
+  // same size) are served first-in first-out.
+  std::map<std::pair<double, double>, std::deque<suite::Transfer>> pending_;
+  bool warned_unmatched_ = false;
+  bool installed_        = false; // callbacks set: transfers are announced and recorded
+};
+
+LinkPlugin& plugin()
+{
+  static LinkPlugin instance;
+  return instance;
+}
+
+NodeParams params_from_flags()
+{
+  NodeParams p;
+  p.packet_size = cfg_packet;
+  p.d_out       = cfg_d_out;
+  p.d_in        = cfg_d_in;
+  p.d_p         = cfg_d_p;
+  p.window      = cfg_window;
+  p.window_id   = cfg_window_id;
+  p.ff_symbol   = cfg_ff;
+  std::string units = cfg_units.get();
+  if (units == "physical")
+    p.units = Units::Physical;
+  else if (units == "byte-slip")
+    p.units = Units::ByteSlip;
+  else
+    throw InputError("haec/link/units '" + units + "'", "unknown unit convention", "use physical or byte-slip");
+  std::string partial = cfg_partial.get();
+  if (partial == "no-partial")
+    p.partial_window = PartialWindow::NoPartial;
+  else if (partial == "seed-literal")
+    p.partial_window = PartialWindow::SeedLiteral;
+  else
+    throw InputError("haec/link/partial-window '" + partial + "'", "unknown rule", "use no-partial or seed-literal");
+  return p;
+}
+
+std::string params_json(const DorPncModel& m)
+{
+  const auto& p = m.params();
+  std::ostringstream j;
+  j << "{\"packet_size\": " << units::exact(p.packet_size) << ", \"d_out\": " << units::exact(p.d_out)
+    << ", \"d_in\": " << units::exact(p.d_in) << ", \"d_p\": " << units::exact(p.d_p) << ", \"window\": " << p.window
+    << ", \"window_id\": " << units::exact(p.window_id) << ", \"ff_symbol\": " << units::exact(p.ff_symbol)
+    << ", \"units\": \"" << cfg_units.get() << "\", \"partial_window\": \"" << cfg_partial.get()
+    << "\", \"smpi_envelope\": " << cfg_envelope << ", \"payload\": " << units::exact(m.payload())
+    << ", \"d_s\": " << units::exact(m.sender_delay()) << ", \"d_r\": " << units::exact(m.receiver_delay())
+    << ", \"d_a\": " << units::exact(m.ack_delay()) << "}";
+  return j.str();
+}
+
+void LinkPlugin::on_platform_created()
+{
+  try {
+    std::string name = cfg_model.get();
+    if (name != "none")
+      model_.emplace(parse_protocol(name), params_from_flags());
+    if (cfg_envelope < 0)
+      throw InputError("haec/link/smpi-envelope", "must be >= 0", "use 16 (SMPI 3.32)");
+  } catch (const std::exception& e) {
+    fail(e);
+  }
+  suite::add_summary_entry("link_model", "\"" + cfg_model.get() + "\"");
+  if (model_)
+    suite::add_summary_entry("link_params", params_json(*model_));
+
+  if (!model_ && !suite::recording())
+    return; // nothing asked: leave SimGrid's network untouched
+
+  auto* net = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
+  if (!model_) {
+    // Observing routes needs the callbacks; reproduce SMPI's own factor tables exactly.
+    if (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")) {
+      XBT_WARN("smpi/bw-factor or smpi/lat-factor was set: transfers are counted but routes are not recorded");
+      return;
+    }
+    smpi_bw_.emplace(simgrid::config::get_value<std::string>("smpi/bw-factor"), "smpi/bw-factor");
+    smpi_lat_.emplace(simgrid::config::get_value<std::string>("smpi/lat-factor"), "smpi/lat-factor");
+  }
+  installed_ = true;
+  net->set_bw_factor_cb([this](double size, const sg4::Host* src, const sg4::Host* dst,
+                               const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
+    return factor(true, size, src, dst, links);
+  });
+  net->set_lat_factor_cb([this](double size, const sg4::Host* src, const sg4::Host* dst,
+                                const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
+    return factor(false, size, src, dst, links);
+  });
+}
+
+Evaluation LinkPlugin::evaluate(double size, const sg4::Host* src, const sg4::Host* dst,
+                                const std::vector<sg4::Link*>& links)
+{
+  Evaluation ev;
+  ev.hops = src == dst ? 0 : static_cast<int>(links.size());
+  if (!model_) {
+    ev.bw_factor  = smpi_bw_->lookup(size);
+    ev.lat_factor = smpi_lat_->lookup(size);
+    return ev;
+  }
+  hops_.clear();
+  double latency_sum = 0, min_bw = -1;
+  for (const sg4::Link* l : links) {
+    latency_sum += l->get_latency();
+    if (min_bw < 0 || l->get_bandwidth() < min_bw)
+      min_bw = l->get_bandwidth();
+    if (src != dst)
+      hops_.push_back({l->get_latency(), l->get_bandwidth()});
+  }
+  auto payload = static_cast<uint64_t>(std::max(0.0, size - cfg_envelope));
+  ev.total     = model_->transfer_time(payload, hops_.data(), hops_.size());
+  double serial = model_->bottleneck_serialisation(payload, hops_.data(), hops_.size());
+  if (size > 0 && min_bw > 0) {
+    if (serial <= 0) // same node: a negligible bandwidth phase, the rest is latency
+      serial = size / (min_bw * 1e6);
+    ev.bw_factor = size / (min_bw * serial);
+  } else {
+    serial = 0;
+  }
+  if (!(latency_sum > 0)) {
+    std::fprintf(stderr,
+                 "haec: route %s -> %s: its links have zero total latency, so the link model cannot set the "
+                 "transfer time; give the platform's links (and loopback) a positive latency\n",
+                 src->get_cname(), dst->get_cname());
+    std::exit(2);
+  }
+  ev.lat_factor = (ev.total - serial) / latency_sum;
+  return ev;
+}
+
+double LinkPlugin::factor(bool bandwidth, double size, const sg4::Host* src, const sg4::Host* dst,
+                          const std::vector<sg4::Link*>& links)
+{
+  double now = sg4::Engine::get_clock();
+  if (!(last_.size == size && last_.src == src && last_.dst == dst && last_.clock == now && !bandwidth)) {
+    last_ = {size, src, dst, now, evaluate(size, src, dst, links)};
+  }
+  const Evaluation& ev = last_.value;
+  if (!bandwidth) { // the latency callback comes last: the transfer is now announced
+    auto& rec = suite::run_record();
+    suite::Transfer t;
+    t.src_rank   = suite::sole_rank_on(src);
+    t.dst_rank   = suite::sole_rank_on(dst);
+    t.src_node   = rec.node_index(src->get_name());
+    t.dst_node   = rec.node_index(dst->get_name());
+    t.bytes      = static_cast<uint64_t>(std::max(0.0, size - cfg_envelope));
+    t.hops       = ev.hops;
+    t.start      = now;
+    t.model_time = ev.total;
+    pending_[{now, size}].push_back(t);
+    last_.size = -1; // the next pair belongs to another transfer
+  }
+  return bandwidth ? ev.bw_factor : ev.lat_factor;
+}
+
+void LinkPlugin::on_state_change(simgrid::kernel::resource::NetworkAction& net_action)
+{
+  // NetworkAction's definition is not installed; it derives from Action alone (3.32), so this
+  // reference is its Action base.
+  if (!installed_)
+    return;
+  auto& action = reinterpret_cast<simgrid::kernel::resource::Action&>(net_action);
+  auto state   = action.get_state();
+  if (state != simgrid::kernel::resource::Action::State::FINISHED &&
+      state != simgrid::kernel::resource::Action::State::FAILED)
+    return;
+  auto it = pending_.find({action.get_start_time(), action.get_cost()});
+  if (it == pending_.end()) {
+    if (!warned_unmatched_)
+      XBT_WARN("a transfer completed that the factor callbacks never announced; it is not recorded");
+    warned_unmatched_ = true;
+    return;
+  }
+  suite::Transfer t = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty())
+    pending_.erase(it);
+  t.end = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
+  suite::run_record().add_transfer(t);
+}
+
+// Static registration: runs when the suite library is loaded (LD_PRELOAD), before SimGrid parses
+// the command line, so the flags above are known to --cfg and --help-cfg.
+struct Registration {
+  Registration()
+  {
+    sg4::Engine::on_platform_created_cb([] { plugin().on_platform_created(); });
+    sg4::Link::on_communication_state_change_cb(
+        [](simgrid::kernel::resource::NetworkAction& a, simgrid::kernel::resource::Action::State) {
+          plugin().on_state_change(a);
+        });
+  }
+} registration;
+
+} // namespace
+} // namespace haec::link

@@ -1,0 +1,141 @@
+// HAEC-SIM mapping files (seed 000 §3.3.1) and SMPI hostfiles.
+// Mapping file: line 1 = strategy name (free text, e.g. "block xyz"), then per used node
+// "x y z count rank...". Blank lines are skipped; nodes may appear in any order, at most once.
+#include "input_error.hpp"
+#include "mapping_detail.hpp"
+
+#include <map>
+#include <sstream>
+
+namespace haec::mapping {
+namespace {
+
+void check_assignment(const std::vector<int>& assignment, const std::vector<Node>& nodes, const std::string& what)
+{
+  for (size_t r = 0; r < assignment.size(); ++r)
+    if (assignment[r] < 0 || assignment[r] >= static_cast<int>(nodes.size()))
+      throw InputError(what, "rank " + std::to_string(r) + " is on node " + std::to_string(assignment[r]) +
+                                 ", which is not one of the " + std::to_string(nodes.size()) + " nodes",
+                       "build the assignment with map_ranks for the same platform");
+}
+
+std::string coords_text(long long x, long long y, long long z)
+{
+  return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
+}
+
+} // namespace
+
+std::string write_mapping_file(const std::string& strategy, const std::vector<int>& assignment,
+                               const std::vector<Node>& nodes)
+{
+  if (detail::trim(strategy).empty() || strategy.find('\n') != std::string::npos)
+    throw InputError("mapping file", "the strategy name must be one non-empty line, got '" + strategy + "'",
+                     "name the strategy, e.g. xyz");
+  check_assignment(assignment, nodes, "mapping file");
+  std::vector<std::vector<int>> on_node(nodes.size());
+  for (size_t r = 0; r < assignment.size(); ++r)
+    on_node[assignment[r]].push_back(static_cast<int>(r)); // ranks ascending per node
+  std::ostringstream out;
+  out << strategy << '\n';
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (on_node[i].empty())
+      continue;
+    const auto& c = nodes[i].coords;
+    out << c[0] << ' ' << c[1] << ' ' << c[2] << ' ' << on_node[i].size();
+    for (int r : on_node[i])
+      out << ' ' << r;
+    out << '\n';
+  }
+  return out.str();
+}
+
+std::vector<int> read_mapping_file(const std::string& text, const std::string& path, const std::vector<Node>& nodes)
+{
+  using detail::where;
+  const auto lines = detail::split_lines(text);
+  if (lines.empty() || detail::trim(lines[0]).empty())
+    throw InputError(where(path, 1), "the first line must name the mapping strategy",
+                     "start the file with a line such as 'xyz'");
+
+  std::map<std::array<int, 3>, int> index_of;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    index_of.emplace(nodes[i].coords, static_cast<int>(i));
+
+  const std::string format_fix = "write 'x y z count rank...' with integers, e.g. '0 0 0 2 38 72'";
+  std::map<uint64_t, size_t> rank_line; // rank -> line that lists it
+  std::map<int, size_t> node_line;  // node -> line, to reject a node listed twice
+  std::map<uint64_t, int> rank_node;
+  for (size_t li = 1; li < lines.size(); ++li) {
+    const size_t lineno = li + 1;
+    const auto f        = detail::split_ws(lines[li]);
+    if (f.empty())
+      continue;
+    if (f.size() < 4)
+      throw InputError(where(path, lineno), "expected 'x y z count rank...', got '" + detail::trim(lines[li]) + "'",
+                       format_fix);
+    long long xyz[3];
+    const char* axis[3] = {"x", "y", "z"};
+    for (int k = 0; k < 3; ++k)
+      if (!detail::parse_i64(f[k], xyz[k]))
+        throw InputError(where(path, lineno), std::string(axis[k]) + " coordinate '" + f[k] + "' is not an integer",
+                         format_fix);
+    uint64_t count = 0;
+    if (!detail::parse_u64(f[3], count))
+      throw InputError(where(path, lineno), "process count '" + f[3] + "' is not a non-negative integer", format_fix);
+    if (count != f.size() - 4)
+      throw InputError(where(path, lineno),
+                       "count says " + f[3] + " processes but " + std::to_string(f.size() - 4) + " rank(s) follow",
+                       "make the count equal the number of ranks on the line");
+    const std::array<int, 3> key{static_cast<int>(xyz[0]), static_cast<int>(xyz[1]), static_cast<int>(xyz[2])};
+    auto it = index_of.find(key);
+    if (it == index_of.end() || key[0] != xyz[0] || key[1] != xyz[1] || key[2] != xyz[2])
+      throw InputError(where(path, lineno), "no node at coordinates " + coords_text(xyz[0], xyz[1], xyz[2]),
+                       "use coordinates of the platform's nodes");
+    if (auto [prev, fresh] = node_line.emplace(it->second, lineno); !fresh)
+      throw InputError(where(path, lineno),
+                       "node " + coords_text(xyz[0], xyz[1], xyz[2]) + " is already listed on line " +
+                           std::to_string(prev->second),
+                       "list each node once with all its ranks");
+    for (size_t k = 4; k < f.size(); ++k) {
+      uint64_t rank = 0;
+      if (!detail::parse_u64(f[k], rank))
+        throw InputError(where(path, lineno), "rank '" + f[k] + "' is not a non-negative integer", format_fix);
+      if (auto [prev, fresh] = rank_line.emplace(rank, lineno); !fresh)
+        throw InputError(where(path, lineno),
+                         "rank " + f[k] + " is already placed on line " + std::to_string(prev->second),
+                         "give every rank exactly once");
+      rank_node[rank] = it->second;
+    }
+  }
+  if (rank_line.empty())
+    throw InputError(path, "places no rank", "add lines 'x y z count rank...'");
+  const uint64_t n = rank_line.size();
+  if (auto last = std::prev(rank_line.end()); last->first >= n) { // ranks must be exactly 0..n-1
+    uint64_t missing = 0;
+    for (auto const& [rank, line] : rank_line) {
+      if (rank != missing)
+        break;
+      ++missing;
+    }
+    throw InputError(where(path, last->second),
+                     "rank " + std::to_string(last->first) + " is listed but rank " + std::to_string(missing) +
+                         " is missing (" + std::to_string(n) + " ranks must be 0.." + std::to_string(n - 1) + ")",
+                     "give every rank from 0 to the number of ranks - 1");
+  }
+  std::vector<int> assignment(n);
+  for (auto const& [rank, node] : rank_node)
+    assignment[rank] = node;
+  return assignment;
+}
+
+std::string write_hostfile(const std::vector<int>& assignment, const std::vector<Node>& nodes)
+{
+  check_assignment(assignment, nodes, "hostfile");
+  std::string out;
+  for (int node : assignment)
+    out += nodes[node].host + '\n';
+  return out;
+}
+
+} // namespace haec::mapping

@@ -1,0 +1,105 @@
+#include "input_error.hpp"
+#include "mapping_detail.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace haec::mapping::detail {
+
+std::string trim(const std::string& s)
+{
+  const char* ws = " \t\r\n";
+  size_t b       = s.find_first_not_of(ws);
+  if (b == std::string::npos)
+    return "";
+  size_t e = s.find_last_not_of(ws);
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> split_ws(const std::string& s)
+{
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+      ++i;
+    size_t b = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+      ++i;
+    if (i > b)
+      out.push_back(s.substr(b, i - b));
+  }
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& text)
+{
+  std::vector<std::string> lines;
+  size_t b = 0;
+  while (b < text.size()) {
+    size_t e = text.find('\n', b);
+    if (e == std::string::npos)
+      e = text.size();
+    std::string line = text.substr(b, e - b);
+    if (!line.empty() && line.back() == '\r') // files written on Windows
+      line.pop_back();
+    lines.push_back(line);
+    b = e + 1;
+  }
+  return lines;
+}
+
+std::string read_text_file(const std::string& path, const std::string& what)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(path, "cannot open " + what, "check the path and the file's permissions");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool parse_u64(const std::string& s, uint64_t& out)
+{
+  if (s.empty() || s.size() > 20 || s.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  errno                  = 0;
+  unsigned long long v   = std::strtoull(s.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    return false;
+  out = v;
+  return true;
+}
+
+bool parse_i64(const std::string& s, long long& out)
+{
+  std::string digits = (!s.empty() && s[0] == '-') ? s.substr(1) : s;
+  uint64_t v         = 0;
+  if (!parse_u64(digits, v) || v > static_cast<uint64_t>(std::numeric_limits<long long>::max()))
+    return false;
+  out = (s[0] == '-') ? -static_cast<long long>(v) : static_cast<long long>(v);
+  return true;
+}
+
+std::string where(const std::string& path, size_t line)
+{
+  return path + ":" + std::to_string(line);
+}
+
+CommMatrix zero_matrix(int n, const std::string& input)
+{
+  if (n > kMaxMatrixRanks)
+    throw InputError(input, "names rank " + std::to_string(n - 1) + "; dense matrices are limited to " +
+                                std::to_string(kMaxMatrixRanks) + " ranks",
+                     "check the rank fields of this file");
+  CommMatrix m;
+  m.ranks = n;
+  m.messages.assign(static_cast<size_t>(n) * n, 0);
+  m.bytes.assign(static_cast<size_t>(n) * n, 0);
+  return m;
+}
+
+} // namespace haec::mapping::detail

@@ -1,0 +1,38 @@
+// SimGrid's entry point for platforms given as a shared library (`smpirun -platform
+// libhaec_suite.so`): builds the platform described by --cfg=haec/platform:FILE.json.
+#include "atomic_file.hpp"
+#include "haec_zone.hpp"
+#include "platform_spec.hpp"
+#include "topology.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace {
+simgrid::config::Flag<std::string> cfg_platform{
+    "haec/platform", "Platform description (platform.json from `haec platform`) built when -platform is this library",
+    ""};
+std::unique_ptr<haec::platform::Topology> topology; // routes are computed from it during the run
+} // namespace
+
+extern "C" void load_platform(const simgrid::s4u::Engine&)
+{
+  try {
+    std::string path = cfg_platform.get();
+    if (path.empty())
+      throw haec::InputError("-platform libhaec_suite.so", "no platform description given",
+                             "add --cfg=haec/platform:platform.json (written by `haec platform`)");
+    auto json = nlohmann::json::parse(haec::read_file(path, "haec/platform"), nullptr, false);
+    if (json.is_discarded())
+      throw haec::InputError(path, "is not valid JSON", "regenerate it with `haec platform`");
+    topology = std::make_unique<haec::platform::Topology>(haec::platform::from_json(json, path));
+    haec::platform::build_in_simgrid(*topology);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "haec: %s\n", e.what());
+    std::exit(2);
+  }
+}

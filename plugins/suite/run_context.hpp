@@ -1,0 +1,23 @@
+// The per-run state shared by the suite's adapters: the run record the results are written
+// from, and the rank(s) each host carries. One instance per simulation (one process).
+#pragma once
+#include "run_record.hpp"
+
+#include <memory>
+#include <string>
+
+namespace simgrid::s4u {
+class Host;
+}
+
+namespace haec::suite {
+
+RunRecord& run_record();
+// The rank running on `host` when it carries exactly one SMPI rank, -1 otherwise.
+int sole_rank_on(const simgrid::s4u::Host* host);
+// Extra entries the adapters add to summary.json (e.g. the link model's parameters).
+void add_summary_entry(const std::string& key, const std::string& json_value);
+// True when the run writes results (haec/out given): transfers are then observed.
+bool recording();
+
+} // namespace haec::suite

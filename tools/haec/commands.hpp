@@ -1,0 +1,15 @@
+// The haec subcommands. Each registers its options on the CLI11 app and runs when selected.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace haec::cli {
+
+// Exit status of the subcommand that ran (set by its callback).
+int& exit_code();
+
+void add_run_command(CLI::App& app);
+void add_platform_command(CLI::App& app);
+void add_map_command(CLI::App& app);
+void add_compile_commands(CLI::App& app); // cc, cxx, f77
+
+} // namespace haec::cli

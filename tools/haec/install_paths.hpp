@@ -1,0 +1,12 @@
+// Where the haec tool finds its siblings: build/bin/haec -> build/lib/libhaec_suite.so, ...
+#pragma once
+#include <string>
+
+namespace haec::cli {
+
+std::string self_dir();   // directory of the running haec executable
+std::string lib_dir();    // <self_dir>/../lib
+std::string suite_library();
+std::string pmpi_library_dir();
+
+} // namespace haec::cli

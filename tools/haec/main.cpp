@@ -1,0 +1,37 @@
+// haec: the command-line front end of haec-smpi.
+#include "commands.hpp"
+#include "input_error.hpp"
+
+#include <cstdio>
+
+namespace haec::cli {
+int& exit_code()
+{
+  static int code = 0;
+  return code;
+}
+} // namespace haec::cli
+
+int main(int argc, char** argv)
+{
+  CLI::App app{"haec: predict time and energy of MPI applications on HAEC boxes, tori, meshes and clusters "
+               "with SimGrid/SMPI and the haec-smpi plugins"};
+  app.require_subcommand(1);
+  haec::cli::add_run_command(app);
+  haec::cli::add_platform_command(app);
+  haec::cli::add_map_command(app);
+  haec::cli::add_compile_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  } catch (const haec::InputError& e) {
+    std::fprintf(stderr, "haec: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "haec: %s\n", e.what());
+    return 3;
+  }
+  return haec::cli::exit_code();
+}

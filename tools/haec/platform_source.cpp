@@ -1,0 +1,142 @@
+#include "platform_source.hpp"
+#include "atomic_file.hpp"
+#include "input_error.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace haec::cli {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix)
+{
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void fill_from_topology(ResolvedPlatform& p)
+{
+  const auto& topo = *p.topology;
+  p.dims           = topo.spec().dims;
+  for (uint32_t n = 0; n < topo.num_nodes(); ++n)
+    p.nodes.push_back({topo.host_name(n), topo.coords(n)});
+}
+
+// SimGrid aborts on many XML errors, so the platform is loaded in a child process that reports
+// its hosts ("name x y z" per line) through a pipe; a failure becomes one line of ours.
+void fill_from_xml(ResolvedPlatform& p)
+{
+  if (!std::filesystem::is_regular_file(p.xml_path))
+    throw InputError("--platform " + p.xml_path, "no such platform file", "give an existing SimGrid XML file or a spec such as haec-box:3x3x3");
+  int out_pipe[2], err_pipe[2];
+  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
+    throw std::runtime_error("cannot create a pipe");
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out_pipe[1], 1);
+    ::dup2(err_pipe[1], 2);
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    int argc = 2;
+    char arg0[] = "haec";
+    char arg1[] = "--log=root.thresh:error";
+    char* argv[] = {arg0, arg1, nullptr};
+    simgrid::s4u::Engine engine(&argc, argv);
+    engine.load_platform(p.xml_path);
+    for (auto* host : engine.get_all_hosts()) {
+      const char* c = host->get_property("haec:coords");
+      std::printf("%s %s\n", host->get_cname(), c ? c : "");
+    }
+    std::fflush(stdout);
+    ::_exit(0);
+  }
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  auto slurp = [](int fd) {
+    std::string text;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0)
+      text.append(buf, static_cast<size_t>(n));
+    ::close(fd);
+    return text;
+  };
+  std::string hosts = slurp(out_pipe[0]);
+  std::string errors = slurp(err_pipe[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string first;
+    std::istringstream es(errors);
+    for (std::string line; std::getline(es, line);)
+      if (!line.empty()) {
+        first = line;
+        break;
+      }
+    throw InputError("--platform " + p.xml_path, "SimGrid cannot load it (" + (first.empty() ? "no message" : first) + ")",
+                     "fix the XML or generate a platform with `haec platform`");
+  }
+  std::istringstream hs(hosts);
+  int index = 0;
+  for (std::string line; std::getline(hs, line); ++index) {
+    std::istringstream ls(line);
+    std::string name, coords;
+    ls >> name >> coords;
+    mapping::Node node{name, {index, 0, 0}};
+    int x, y, z;
+    if (!coords.empty() && std::sscanf(coords.c_str(), "%d,%d,%d", &x, &y, &z) == 3)
+      node.coords = {x, y, z};
+    p.nodes.push_back(node);
+  }
+  if (p.nodes.empty())
+    throw InputError("--platform " + p.xml_path, "declares no host", "add hosts to the platform");
+  p.dims = {static_cast<int>(p.nodes.size()), 1, 1};
+}
+
+} // namespace
+
+int ResolvedPlatform::hops(int a, int b) const
+{
+  if (topology)
+    return topology->dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b));
+  // XML platforms: Manhattan distance of the haec:coords properties (0 on the same node).
+  const auto& ca = nodes[a].coords;
+  const auto& cb = nodes[b].coords;
+  return std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2]);
+}
+
+bool ResolvedPlatform::has_host(const std::string& name) const
+{
+  for (auto const& n : nodes)
+    if (n.host == name)
+      return true;
+  return false;
+}
+
+ResolvedPlatform resolve_platform(const std::string& text)
+{
+  ResolvedPlatform p;
+  p.text = text;
+  if (ends_with(text, ".xml")) {
+    p.xml_path = std::filesystem::absolute(text).string();
+    fill_from_xml(p);
+  } else if (ends_with(text, ".json")) {
+    auto json = nlohmann::json::parse(read_file(text, "--platform"), nullptr, false);
+    if (json.is_discarded())
+      throw InputError("--platform " + text, "is not valid JSON", "regenerate it with `haec platform`");
+    p.topology = std::make_unique<platform::Topology>(platform::from_json(json, text));
+    fill_from_topology(p);
+  } else {
+    p.topology = std::make_unique<platform::Topology>(platform::parse_spec(text));
+    fill_from_topology(p);
+  }
+  return p;
+}
+
+} // namespace haec::cli

@@ -1,0 +1,28 @@
+// What `--platform` names, resolved into what the CLI needs: the nodes to map ranks on, a hop
+// count between nodes, and how smpirun gets the platform (our library + platform.json, or an XML).
+#pragma once
+#include "mapping.hpp"
+#include "platform_spec.hpp"
+#include "topology.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace haec::cli {
+
+struct ResolvedPlatform {
+  std::string text;                                 // as given on the command line
+  std::unique_ptr<platform::Topology> topology;     // spec or platform.json platforms
+  std::string xml_path;                             // XML platforms
+  std::vector<mapping::Node> nodes;                 // xyz order
+  std::array<int, 3> dims{1, 1, 1};
+  int hops(int a, int b) const;                     // route length between node indices
+  bool has_host(const std::string& name) const;
+};
+
+// SPEC string, platform.json, or SimGrid XML file. Throws InputError.
+ResolvedPlatform resolve_platform(const std::string& text);
+
+} // namespace haec::cli
