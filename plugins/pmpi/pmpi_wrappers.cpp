@@ -67,17 +67,6 @@ template <class F> F next_function(const char* name, F pmpi_fallback)
 
 #define HAEC_NEXT(name) static const auto next = next_function(#name, &P##name)
 
-// SMPI charges the host time between two MPI calls to the application as computation. Our
-// bookkeeping (and the suite's sink) runs inside such a window, so it closes the window first
-// (injecting the application's own burst) and reopens it before the real call, which then
-// measures only a few nanoseconds (below smpi/cpu-threshold, i.e. ignored).
-class Unbenched {
-public:
-  Unbenched() { smpi_bench_end(); }
-  ~Unbenched() { smpi_bench_begin(); }
-  Unbenched(const Unbenched&) = delete;
-  Unbenched& operator=(const Unbenched&) = delete;
-};
 
 int world_rank()
 {
@@ -254,10 +243,8 @@ int MPI_Init(int* argc, char*** argv)
 {
   HAEC_NEXT(MPI_Init);
   int rc = next(argc, argv);
-  if (rc == MPI_SUCCESS) {
-    const Unbenched quiet;
+  if (rc == MPI_SUCCESS)
     on_init(Fn::Init);
-  }
   return rc;
 }
 
@@ -265,20 +252,15 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided)
 {
   HAEC_NEXT(MPI_Init_thread);
   int rc = next(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) {
-    const Unbenched quiet;
+  if (rc == MPI_SUCCESS)
     on_init(Fn::Init_thread);
-  }
   return rc;
 }
 
 int MPI_Finalize(void)
 {
   HAEC_NEXT(MPI_Finalize);
-  {
-    const Unbenched quiet;
-    on_finalize();
-  }
+  on_finalize();
   return next();
 }
 
@@ -287,29 +269,22 @@ int MPI_Finalize(void)
   int MPI_##name(const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)                       \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    {                                                                                                                  \
-      const Unbenched quiet;                                                                                           \
-      report(count_call(Fn::name), comm, dst, count, type);                                                            \
-    }                                                                                                                  \
+    report(count_call(Fn::name), comm, dst, count, type);                                                              \
     return next(buf, count, type, dst, tag, comm);                                                                     \
   }
 #define HAEC_NONBLOCKING_SEND(name)                                                                                    \
   int MPI_##name(const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm, MPI_Request* req)     \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    {                                                                                                                  \
-      const Unbenched quiet;                                                                                           \
-      report(count_call(Fn::name), comm, dst, count, type);                                                            \
-    }                                                                                                                  \
+    report(count_call(Fn::name), comm, dst, count, type);                                                              \
     return next(buf, count, type, dst, tag, comm, req);                                                                \
   }
 #define HAEC_PERSISTENT_SEND(name)                                                                                     \
   int MPI_##name(const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm, MPI_Request* req)     \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    int rc = next(buf, count, type, dst, tag, comm, req);                                                              \
-    const Unbenched quiet;                                                                                             \
     int me = count_call(Fn::name);                                                                                     \
+    int rc = next(buf, count, type, dst, tag, comm, req);                                                              \
     if (rc == MPI_SUCCESS && req != nullptr)                                                                           \
       remember(*req, me, comm, dst, count, type);                                                                      \
     return rc;                                                                                                         \
@@ -332,10 +307,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  int recvcount, MPI_Datatype recvtype, int src, int recvtag, MPI_Comm comm, MPI_Status* status)
 {
   HAEC_NEXT(MPI_Sendrecv);
-  {
-    const Unbenched quiet;
-    report(count_call(Fn::Sendrecv), comm, dst, sendcount, sendtype);
-  }
+  report(count_call(Fn::Sendrecv), comm, dst, sendcount, sendtype);
   return next(sendbuf, sendcount, sendtype, dst, sendtag, recvbuf, recvcount, recvtype, src, recvtag, comm, status);
 }
 
@@ -343,43 +315,33 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dst, int s
                          MPI_Comm comm, MPI_Status* status)
 {
   HAEC_NEXT(MPI_Sendrecv_replace);
-  {
-    const Unbenched quiet;
-    report(count_call(Fn::Sendrecv_replace), comm, dst, count, type);
-  }
+  report(count_call(Fn::Sendrecv_replace), comm, dst, count, type);
   return next(buf, count, type, dst, sendtag, src, recvtag, comm, status);
 }
 
 int MPI_Start(MPI_Request* request)
 {
   HAEC_NEXT(MPI_Start);
-  {
-    const Unbenched quiet;
-    count_call(Fn::Start);
-    if (request != nullptr)
-      started(*request);
-  }
+  count_call(Fn::Start);
+  if (request != nullptr)
+    started(*request);
   return next(request);
 }
 
 int MPI_Startall(int count, MPI_Request* requests)
 {
   HAEC_NEXT(MPI_Startall);
-  {
-    const Unbenched quiet;
-    count_call(Fn::Startall);
-    for (int i = 0; requests != nullptr && i < count; ++i)
-      started(requests[i]);
-  }
+  count_call(Fn::Startall);
+  for (int i = 0; requests != nullptr && i < count; ++i)
+    started(requests[i]);
   return next(count, requests);
 }
 
 int MPI_Request_free(MPI_Request* request)
 {
   HAEC_NEXT(MPI_Request_free);
+  count_call(Fn::Request_free);
   if (request != nullptr) {
-    const Unbenched quiet;
-    count_call(Fn::Request_free);
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
     s.persistent.erase(*request);
@@ -393,10 +355,7 @@ int MPI_Request_free(MPI_Request* request)
   int MPI_##name params                                                                                                \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    {                                                                                                                  \
-      const Unbenched quiet;                                                                                           \
-      count_call(Fn::name);                                                                                            \
-    }                                                                                                                  \
+    count_call(Fn::name);                                                                                              \
     return next args;                                                                                                  \
   }
 

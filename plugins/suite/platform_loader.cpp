@@ -2,6 +2,7 @@
 // libhaec_suite.so`): builds the platform described by --cfg=haec/platform:FILE.json.
 #include "atomic_file.hpp"
 #include "haec_zone.hpp"
+#include "input_error.hpp"
 #include "platform_spec.hpp"
 #include "topology.hpp"
 
@@ -31,6 +32,9 @@ extern "C" void load_platform(const simgrid::s4u::Engine&)
       throw haec::InputError(path, "is not valid JSON", "regenerate it with `haec platform`");
     topology = std::make_unique<haec::platform::Topology>(haec::platform::from_json(json, path));
     haec::platform::build_in_simgrid(*topology);
+    // SimGrid fires this at the end of an XML platform only; .so platforms must do it themselves,
+    // or the engine (presolve), the tracing and every plugin waiting for it never start.
+    simgrid::s4u::Engine::on_platform_created();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "haec: %s\n", e.what());
     std::exit(2);

@@ -21,8 +21,15 @@ int main(int argc, char** argv)
   haec::cli::add_platform_command(app);
   haec::cli::add_map_command(app);
   haec::cli::add_compile_commands(app);
+  // smpirun spells the rank count "-np"; CLI11 would read it as "-n p".
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i)
+    args.emplace_back(argv[i]);
+  for (auto it = args.rbegin(); it != args.rend() && *it != "--"; ++it)
+    if (*it == "-np")
+      *it = "--np";
   try {
-    app.parse(argc, argv);
+    app.parse(std::move(args));
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;

@@ -51,7 +51,7 @@ std::vector<int> map_ranks(const Request& req, const std::vector<Node>& nodes)
         throw InputError(what, "needs the application's communication matrix",
                          "give a traffic_matrix.csv or a TI trace");
       const CommMatrix& m = *req.matrix;
-      const size_t cells  = static_cast<size_t>(m.ranks) * static_cast<size_t>(m.ranks > 0 ? m.ranks : 0);
+      const size_t cells  = static_cast<size_t>(req.ranks) * static_cast<size_t>(req.ranks);
       if (m.ranks != req.ranks)
         throw InputError(what,
                          "the communication matrix has " + std::to_string(m.ranks) + " ranks, the run " +

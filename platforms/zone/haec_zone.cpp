@@ -1,0 +1,157 @@
+// A SimGrid netzone over a haec::platform::Topology. SimGrid asks get_local_route() for every
+// communication; we translate the two hosts to node ids and let Topology::route() walk its
+// neighbour table, so memory stays O(nodes + links) instead of O(nodes^2) routes.
+#include "haec_zone.hpp"
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <xbt/asserts.h>
+
+#include <string>
+#include <vector>
+
+namespace haec::platform {
+namespace {
+
+namespace sg  = simgrid;
+namespace sgr = simgrid::kernel::routing;
+using sg::s4u::Link;
+
+class HaecZone : public sgr::NetZoneImpl {
+public:
+  HaecZone(const std::string& name, const Topology& topo) : NetZoneImpl(name), topo_(topo) {}
+
+  void build(const BuildHooks& hooks);
+
+  void get_local_route(const sgr::NetPoint* src, const sgr::NetPoint* dst, sgr::Route* into, double* latency) override
+  {
+    const uint32_t s = node_of(src), d = node_of(dst);
+    if (s == d) { // SimGrid refuses an empty route without latency: use the node's loopback
+      add(into, loopback_[s], latency);
+      return;
+    }
+    // Per-thread scratch: s4u::Host::route_to() may run in parallel actors without a simcall.
+    thread_local std::vector<uint32_t> ids;
+    topo_.route(s, d, ids);
+    for (uint32_t id : ids)
+      add(into, links_by_id_[id], latency);
+  }
+
+  // Only used for topology traces: one edge per directed link instead of SimGrid's all-pairs walk.
+  void get_graph(const s_xbt_graph_t* graph, std::map<std::string, xbt_node_t, std::less<>>* nodes,
+                 std::map<std::string, xbt_edge_t, std::less<>>* edges) override
+  {
+    for (uint32_t id = 0; id < links_by_id_.size(); ++id) {
+      auto const& l     = topo_.links()[id];
+      std::string from  = topo_.host_name(l.from), to = topo_.host_name(l.to);
+      if (topo_.spec().kind == Kind::Cluster) // the switch is implicit: draw node -> cable -> "switch"
+        (l.dim == 0 ? to : from) = get_name() + "-switch";
+      xbt_node_t a = new_xbt_graph_node(graph, from.c_str(), nodes);
+      xbt_node_t b = new_xbt_graph_node(graph, links_by_id_[id]->get_cname(), nodes);
+      xbt_node_t c = new_xbt_graph_node(graph, to.c_str(), nodes);
+      new_xbt_graph_edge(graph, a, b, edges);
+      new_xbt_graph_edge(graph, b, c, edges);
+    }
+  }
+
+private:
+  static void add(sgr::Route* into, Link* link, double* latency)
+  {
+    into->link_list_.push_back(link->get_impl());
+    if (latency) // read live: a latency profile or plugin may change it during the run
+      *latency += link->get_latency();
+  }
+
+  uint32_t node_of(const sgr::NetPoint* p) const
+  {
+    const unsigned long v = p->id();
+    if (p->get_englobing_zone() != this || v >= vertex_node_.size() || vertex_node_[v] == UINT32_MAX)
+      xbt_die("haec zone %s: no route for '%s', which is not one of its hosts", get_cname(), p->get_cname());
+    return vertex_node_[v];
+  }
+
+  Topology topo_; // own copy: routes are asked for until the engine is destroyed
+  std::vector<uint32_t> vertex_node_; // NetPoint::id() in this zone -> node id
+  std::vector<Link*> links_by_id_;    // Topology link id -> SimGrid link
+  std::vector<Link*> loopback_;       // node id -> its loopback link
+};
+
+void HaecZone::build(const BuildHooks& hooks)
+{
+  const auto& spec = topo_.spec();
+  const uint32_t n = topo_.num_nodes();
+
+  loopback_.reserve(n);
+  for (uint32_t node = 0; node < n; ++node) {
+    sg::s4u::Host* host = create_host(topo_.host_name(node), spec.node.speeds);
+    host->set_core_count(spec.node.cores);
+    auto c = topo_.coords(node);
+    host->set_property("haec:coords", std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]));
+    host->set_property("haec:node", std::to_string(node));
+    const unsigned long v = host->get_netpoint()->id();
+    if (v >= vertex_node_.size())
+      vertex_node_.resize(v + 1, UINT32_MAX);
+    vertex_node_[v] = node;
+
+    Link* lo = create_link(topo_.loopback_name(node), {spec.loopback_bandwidth});
+    lo->set_latency(spec.loopback_latency);
+    lo->set_sharing_policy(Link::SharingPolicy::FATPIPE);
+    lo->set_property("haec:type", "loopback");
+    loopback_.push_back(lo);
+    if (hooks.host)
+      hooks.host(*host, node);
+  }
+
+  const auto& links = topo_.links();
+  links_by_id_.reserve(links.size());
+  const std::vector<std::string> ber_text = [&] {
+    std::vector<std::string> t;
+    for (auto const& lt : spec.link_types)
+      t.push_back(units::exact(lt.ber));
+    return t;
+  }();
+  for (uint32_t id = 0; id < links.size(); ++id) {
+    const LinkType& type = spec.link_types[links[id].type];
+    Link* link           = create_link(topo_.link_name(id), {type.bandwidth});
+    link->set_latency(type.latency);
+    link->set_sharing_policy(Link::SharingPolicy::SHARED);
+    link->set_property("haec:type", type.name);
+    link->set_property("haec:ber", ber_text[links[id].type]);
+    links_by_id_.push_back(link);
+    if (hooks.link)
+      hooks.link(*link, id);
+  }
+}
+
+} // namespace
+
+void build_in_simgrid(const Topology& topo)
+{
+  build_in_simgrid(topo, BuildHooks{});
+}
+
+void build_in_simgrid(const Topology& topo, const BuildHooks& hooks)
+{
+  const std::string what = topo.spec().spec_text.empty() ? "platform" : topo.spec().spec_text;
+  if (!sg::s4u::Engine::is_initialized())
+    throw InputError(what, "no SimGrid engine", "create the s4u::Engine (or call from load_platform) first");
+  auto* engine = sg::s4u::Engine::get_instance();
+  if (engine->host_by_name_or_null(topo.host_name(0)) != nullptr)
+    throw InputError(what, "host " + topo.host_name(0) + " already exists (platform built twice?)",
+                     "build the platform once");
+
+  auto* root = engine->get_netzone_root();
+  // Without a root the first NetZoneImpl becomes the root and SimGrid sets its models up.
+  auto* zone = new HaecZone("haec-" + kind_name(topo.spec().kind), topo);
+  if (root != nullptr)
+    zone->set_parent(root->get_impl());
+  zone->build(hooks);
+  zone->seal(); // seals every host and link once (each fires its creation signal once)
+}
+
+} // namespace haec::platform

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages haec-smpi needs, only those that are missing.
+set -euo pipefail
+packages=(build-essential cmake pkg-config libsimgrid-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
+          libcli11-dev libboost-context-dev python3 python3-numpy python3-matplotlib openmpi-bin libopenmpi-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
