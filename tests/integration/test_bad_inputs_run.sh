@@ -2,7 +2,7 @@
 # Bad input to `haec run` / `haec map` / `haec platform`: a one-line error naming the input,
 # a non-zero exit, and no result directory (nor staging leftovers).
 set -uo pipefail
-build="$1"
+build="$(cd "$1" && pwd)"
 haec="$build/bin/haec"
 app="$build/bin/pingpong"
 work="$(mktemp -d)"

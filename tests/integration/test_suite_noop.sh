@@ -2,7 +2,7 @@
 # Loading libhaec_suite.so with no haec flag changes nothing, and observing a run (haec/out,
 # no link model) does not change it either: identical simulated times, to the last digit.
 set -euo pipefail
-build="$1"
+build="$(cd "$1" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -15,7 +15,7 @@ cat > cluster.xml <<'XML'
 XML
 printf 'h0\nh1\nh2\nh3\n' > hostfile
 common=(-np 4 -platform cluster.xml -hostfile hostfile --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:yes
-        --log=root.thresh:warning "$build/bin/pingpong" 65536 2)
+        "$build/bin/pingpong" 65536 2)
 smpirun "${common[@]}" > plain.out 2> plain.err
 LD_PRELOAD="$build/lib/libhaec_suite.so" smpirun "${common[@]}" > loaded.out 2> loaded.err
 mkdir observed

@@ -162,17 +162,14 @@ int run_simulation(RunOptions o)
   std::string trace;
   if (!o.replay.empty()) {
     trace = fs::absolute(o.replay).string();
-    int n = 0;
-    if (o.place.ranks == 0)
-      n = trace_ranks(trace);
+    if (o.place.ranks < 0)
+      o.place.ranks = trace_ranks(trace);
     else
       read_file(trace, "--replay");
-    if (o.place.ranks == 0)
-      o.place.ranks = n;
     if (o.place.traffic.empty())
       o.place.traffic = trace; // the trace gives the logical traffic for the metrics
   }
-  if (o.place.ranks == 0)
+  if (o.place.ranks < 0)
     throw InputError("haec run", "the number of ranks is missing", "give -np N");
 
   ResolvedPlatform platform = resolve_platform(o.platform);
@@ -298,7 +295,8 @@ int run_simulation(RunOptions o)
 
 void add_run_command(CLI::App& app)
 {
-  auto opt = std::make_shared<RunOptions>();
+  auto opt         = std::make_shared<RunOptions>();
+  opt->place.ranks = -1; // not given: from the trace when replaying
   auto* run = app.add_subcommand("run", "Simulate an MPI program (online emulation) or replay a time-independent trace "
                                         "on a platform, with the haec plugins, into a result directory");
   run->add_option("--platform", opt->platform,
