@@ -65,6 +65,10 @@ struct Evaluation {
   int hops = 0;
 };
 
+struct Pending {
+  suite::Transfer transfer;
+};
+
 class LinkPlugin {
 public:
   void on_platform_created();
@@ -87,9 +91,10 @@ private:
     Evaluation value;
   } last_;
   // Transfers announced by the callbacks, completed by the state-change signal. The action
-  // carries its start time and size, not its hosts, so they are the join key; ties (same start,
-  // same size) are served first-in first-out.
-  std::map<std::pair<double, double>, std::deque<suite::Transfer>> pending_;
+  // carries its start time and size, not its hosts (nor anything route-specific at completion):
+  // (start, size) is the key; among simultaneous transfers of one size, the one whose
+  // uncontended end is nearest the actual end is taken (first-in first-out without a model).
+  std::map<std::pair<double, double>, std::deque<Pending>> pending_;
   bool warned_unmatched_ = false;
   bool installed_        = false; // callbacks set: transfers are announced and recorded
 };
@@ -239,7 +244,7 @@ double LinkPlugin::factor(bool bandwidth, double size, const sg4::Host* src, con
     t.hops       = ev.hops;
     t.start      = now;
     t.model_time = ev.total;
-    pending_[{now, size}].push_back(t);
+    pending_[{now, size}].push_back({t});
     last_.size = -1; // the next pair belongs to another transfer
   }
   return bandwidth ? ev.bw_factor : ev.lat_factor;
@@ -263,11 +268,19 @@ void LinkPlugin::on_state_change(simgrid::kernel::resource::NetworkAction& net_a
     warned_unmatched_ = true;
     return;
   }
-  suite::Transfer t = it->second.front();
-  it->second.pop_front();
-  if (it->second.empty())
+  auto& candidates = it->second;
+  auto best        = candidates.begin();
+  const double finish = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
+  if (model_) // the candidate whose uncontended end is nearest (exact when nothing competes)
+    for (auto c = candidates.begin(); c != candidates.end(); ++c)
+      if (std::abs(c->transfer.start + c->transfer.model_time - finish) <
+          std::abs(best->transfer.start + best->transfer.model_time - finish))
+        best = c;
+  suite::Transfer t = best->transfer;
+  candidates.erase(best);
+  if (candidates.empty())
     pending_.erase(it);
-  t.end = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
+  t.end = finish;
   suite::run_record().add_transfer(t);
 }
 
