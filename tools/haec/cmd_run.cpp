@@ -10,6 +10,7 @@
 #include "placement.hpp"
 #include "platform_source.hpp"
 #include "process.hpp"
+#include "simgrid_child.hpp"
 #include "units.hpp"
 
 #include <nlohmann/json.hpp>
@@ -143,6 +144,9 @@ int run_simulation(RunOptions o)
     cfg[key] = kv.substr(colon + 1);
   }
   check_link_options(o, cfg);
+  if (auto it = cfg.find("haec/link/smpi-envelope"); it != cfg.end())
+    units::parse_integer(it->second, "--cfg haec/link/smpi-envelope");
+  check_simgrid_settings(o.cfg);
   units::parse_speed(o.host_speed, "--host-speed");
 
   if (!o.replay.empty() && !o.app.empty())

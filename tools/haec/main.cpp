@@ -17,6 +17,10 @@ int main(int argc, char** argv)
   CLI::App app{"haec: predict time and energy of MPI applications on HAEC boxes, tori, meshes and clusters "
                "with SimGrid/SMPI and the haec-smpi plugins"};
   app.require_subcommand(1);
+  // One line, like every other error of ours.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("haec: ") + e.what() + "; see haec --help\n";
+  });
   haec::cli::add_run_command(app);
   haec::cli::add_platform_command(app);
   haec::cli::add_map_command(app);

@@ -1,6 +1,7 @@
 #include "platform_source.hpp"
 #include "atomic_file.hpp"
 #include "input_error.hpp"
+#include "simgrid_child.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -8,8 +9,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace haec::cli {
 namespace {
@@ -33,55 +32,19 @@ void fill_from_xml(ResolvedPlatform& p)
 {
   if (!std::filesystem::is_regular_file(p.xml_path))
     throw InputError("--platform " + p.xml_path, "no such platform file", "give an existing SimGrid XML file or a spec such as haec-box:3x3x3");
-  int out_pipe[2], err_pipe[2];
-  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
-    throw std::runtime_error("cannot create a pipe");
-  std::fflush(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(out_pipe[1], 1);
-    ::dup2(err_pipe[1], 2);
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
-    int argc = 2;
-    char arg0[] = "haec";
-    char arg1[] = "--log=root.thresh:error";
-    char* argv[] = {arg0, arg1, nullptr};
-    simgrid::s4u::Engine engine(&argc, argv);
-    engine.load_platform(p.xml_path);
-    for (auto* host : engine.get_all_hosts()) {
+  ChildOutput child = in_simgrid_child({}, [&p] {
+    auto* engine = simgrid::s4u::Engine::get_instance();
+    engine->load_platform(p.xml_path);
+    for (auto* host : engine->get_all_hosts()) {
       const char* c = host->get_property("haec:coords");
       std::printf("%s %s\n", host->get_cname(), c ? c : "");
     }
-    std::fflush(stdout);
-    ::_exit(0);
-  }
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  auto slurp = [](int fd) {
-    std::string text;
-    char buf[4096];
-    ssize_t n;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0)
-      text.append(buf, static_cast<size_t>(n));
-    ::close(fd);
-    return text;
-  };
-  std::string hosts = slurp(out_pipe[0]);
-  std::string errors = slurp(err_pipe[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::string first;
-    std::istringstream es(errors);
-    for (std::string line; std::getline(es, line);)
-      if (!line.empty()) {
-        first = line;
-        break;
-      }
-    throw InputError("--platform " + p.xml_path, "SimGrid cannot load it (" + (first.empty() ? "no message" : first) + ")",
+  });
+  if (!child.ok)
+    throw InputError("--platform " + p.xml_path,
+                     "SimGrid cannot load it (" + (child.first_error.empty() ? "no message" : child.first_error) + ")",
                      "fix the XML or generate a platform with `haec platform`");
-  }
+  const std::string& hosts = child.out;
   std::istringstream hs(hosts);
   int index = 0;
   for (std::string line; std::getline(hs, line); ++index) {
