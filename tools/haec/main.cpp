@@ -32,6 +32,18 @@ int main(int argc, char** argv)
   for (auto it = args.rbegin(); it != args.rend() && *it != "--"; ++it)
     if (*it == "-np")
       *it = "--np";
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string valid;
+    for (const auto* sub : app.get_subcommands({}))
+      valid += (valid.empty() ? "" : ", ") + sub->get_name();
+    bool known = false;
+    for (const auto* sub : app.get_subcommands({}))
+      known = known || sub->get_name() == argv[1];
+    if (!known) {
+      std::fprintf(stderr, "haec: '%s': unknown subcommand; use one of %s\n", argv[1], valid.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(std::move(args));
   } catch (const CLI::ParseError& e) {
