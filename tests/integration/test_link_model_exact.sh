@@ -27,3 +27,24 @@ check haec-box:2x2x2,preset=seed004 6 dor --map block-xyz --cfg haec/link/units:
 check torus:4x4x4 8 pnc --map random --seed 3
 check mesh:4x4x2 32 dor --cfg haec/link/partial-window:seed-literal --cfg haec/link/window:3
 check cluster:4 4 pnc --cfg haec/link/packet-size:1500
+
+# The check can fail: 2 ps on one model time, or a wrong hop count, are caught.
+perturb() { # column delta-or-value
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import csv, sys
+col, change = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open("r1/messages.csv")))
+r = rows[len(rows) // 2]
+r[col] = repr(float(r[col]) + float(change)) if col == "model_time" else str(int(r[col]) + int(change))
+w = csv.DictWriter(open("bad/messages.csv", "w", newline=""), fieldnames=rows[0].keys(), lineterminator="\n")
+w.writeheader(); w.writerows(rows)
+PY
+}
+mkdir bad && cp r1/summary.json r1/platform.json bad/
+for change in "model_time 2e-12" "hops 1"; do
+  perturb $change
+  if "${verify[@]}" bad > verify.out; then
+    echo "FAIL: the verifier accepted a $change perturbation"; exit 1
+  fi
+  echo "perturbation '$change' caught: $(head -1 verify.out)"
+done
