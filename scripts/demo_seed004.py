@@ -99,7 +99,7 @@ def main():
     print("independent check (tests/verify/verify_messages.py): " + rows[0][4])
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "demo_table.csv"), "w", newline="") as f:
-        csv.writer(f).writerows([header] + table)
+        csv.writer(f, lineterminator="\n").writerows([header] + table)
     with open(os.path.join(args.out, "demo_table.md"), "w") as f:
         f.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
         for r in table:
