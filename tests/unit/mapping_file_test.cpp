@@ -1,6 +1,7 @@
 // HAEC-SIM mapping files: round trip, a HAEC-SIM style file, malformed files, hostfiles.
 #include "input_error.hpp"
 #include "mapping.hpp"
+#include "mapping_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,20 +10,11 @@
 #include <sstream>
 
 using namespace haec::mapping;
+using namespace haec::mapping::test;
 
 namespace {
 
 const std::string kData = (std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "mapping").string();
-
-std::vector<Node> grid(int X, int Y, int Z)
-{
-  std::vector<Node> nodes;
-  for (int z = 0; z < Z; ++z)
-    for (int y = 0; y < Y; ++y)
-      for (int x = 0; x < X; ++x)
-        nodes.push_back({"node-" + std::to_string(nodes.size()), {x, y, z}});
-  return nodes;
-}
 
 std::string slurp(const std::string& path)
 {

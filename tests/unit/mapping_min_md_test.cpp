@@ -4,6 +4,7 @@
 // the origin, second nearest the first; rounds of capacity 1, 2, ... (round-robin); silent ranks last.
 #include "input_error.hpp"
 #include "mapping.hpp"
+#include "mapping_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,29 +12,9 @@
 #include <cstdlib>
 
 using namespace haec::mapping;
+using namespace haec::mapping::test;
 
 namespace {
-
-std::vector<Node> grid(int X, int Y, int Z)
-{
-  std::vector<Node> nodes;
-  for (int z = 0; z < Z; ++z)
-    for (int y = 0; y < Y; ++y)
-      for (int x = 0; x < X; ++x)
-        nodes.push_back({"node-" + std::to_string(nodes.size()), {x, y, z}});
-  return nodes;
-}
-
-CommMatrix matrix(int n)
-{
-  CommMatrix m;
-  m.ranks = n;
-  m.messages.assign(static_cast<size_t>(n) * n, 0);
-  m.bytes.assign(static_cast<size_t>(n) * n, 0);
-  return m;
-}
-
-void set(CommMatrix& m, int s, int d, uint64_t k) { m.messages[static_cast<size_t>(s) * m.ranks + d] = k; }
 
 std::vector<int> min_md(const CommMatrix& m, const std::vector<Node>& nodes)
 {
@@ -42,14 +23,6 @@ std::vector<int> min_md(const CommMatrix& m, const std::vector<Node>& nodes)
   req.ranks    = m.ranks;
   req.matrix   = &m;
   return map_ranks(req, nodes);
-}
-
-std::function<int(int, int)> manhattan(const std::vector<Node>& nodes)
-{
-  return [nodes](int a, int b) {
-    const auto &p = nodes[a].coords, &q = nodes[b].coords;
-    return std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]);
-  };
 }
 
 // 2-D 5-point stencil (non-periodic) of W x H ranks, rank = y*W + x, one message each way per edge.

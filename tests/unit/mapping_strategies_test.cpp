@@ -2,24 +2,16 @@
 // with 81, 27 and 30 ranks; strategy names; map_ranks errors.
 #include "input_error.hpp"
 #include "mapping.hpp"
+#include "mapping_test_support.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
 using namespace haec::mapping;
+using namespace haec::mapping::test;
 
 namespace {
-
-std::vector<Node> grid(int X, int Y, int Z)
-{
-  std::vector<Node> nodes;
-  for (int z = 0; z < Z; ++z)
-    for (int y = 0; y < Y; ++y)
-      for (int x = 0; x < X; ++x)
-        nodes.push_back({"node-" + std::to_string(nodes.size()), {x, y, z}});
-  return nodes;
-}
 
 std::vector<int> run(Strategy s, int ranks, uint64_t seed = 1)
 {
