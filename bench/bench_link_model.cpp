@@ -1,14 +1,29 @@
-// Cost of evaluating the HAEC link models per message, against a baseline measured in the same
-// run: a loop that only sums the route's hop latencies (what any route-based model must touch).
+// Cost per message of the HAEC link model (DorPncModel::transfer_time, DOR and PNC) against a
+// baseline measured in the same run: a loop that only sums the route's hop latencies, the least
+// any route-based model must do. "plugin" adds bottleneck_serialisation, as the link plugin calls
+// both per transfer. At the end a table gives every figure as a ratio to its baseline.
+//   haec_bench_link_model [--benchmark_repetitions=5] [--benchmark_min_time=0.2]
 #include "dor_pnc_model.hpp"
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <string>
 #include <vector>
 
 using namespace haec::link;
 
-static std::vector<Hop> route(int h)
+namespace {
+
+const uint64_t kSizes[] = {256, 1 << 20};
+const int kHops[]       = {1, 6, 48};
+
+// A haec-box-like route: two optical hops for every wireless one.
+std::vector<Hop> route(int h)
 {
   std::vector<Hop> hops;
   for (int i = 0; i < h; ++i)
@@ -16,31 +31,100 @@ static std::vector<Hop> route(int h)
   return hops;
 }
 
-static void BM_Baseline_SumLatencies(benchmark::State& state)
+void baseline(benchmark::State& state, uint64_t, int h)
 {
-  auto hops = route(static_cast<int>(state.range(1)));
+  auto hops = route(h);
   for (auto _ : state) {
+    benchmark::ClobberMemory(); // the route must be read again every message
     double sum = 0;
-    for (auto const& h : hops)
-      sum += h.latency;
+    for (auto const& hop : hops)
+      sum += hop.latency;
     benchmark::DoNotOptimize(sum);
   }
+  state.SetItemsProcessed(state.iterations());
 }
 
-template <Protocol P> static void BM_TransferTime(benchmark::State& state)
+void transfer(benchmark::State& state, Protocol p, uint64_t m, int h, bool with_serialisation)
 {
-  DorPncModel model(P, {});
-  auto hops    = route(static_cast<int>(state.range(1)));
-  uint64_t m   = static_cast<uint64_t>(state.range(0));
+  DorPncModel model(p, {});
+  auto hops = route(h);
   for (auto _ : state) {
     benchmark::DoNotOptimize(m);
-    double t = model.transfer_time(m, hops.data(), hops.size()) + model.bottleneck_serialisation(m, hops.data(), hops.size());
+    benchmark::ClobberMemory();
+    double t = model.transfer_time(m, hops.data(), hops.size());
+    if (with_serialisation)
+      t += model.bottleneck_serialisation(m, hops.data(), hops.size());
     benchmark::DoNotOptimize(t);
   }
+  state.SetItemsProcessed(state.iterations());
 }
 
-#define SIZES ->Args({256, 1})->Args({256, 6})->Args({256, 48})->Args({1 << 20, 1})->Args({1 << 20, 6})->Args({1 << 20, 48})
-BENCHMARK(BM_Baseline_SumLatencies) SIZES;
-BENCHMARK(BM_TransferTime<Protocol::DOR>) SIZES;
-BENCHMARK(BM_TransferTime<Protocol::PNC>) SIZES;
-BENCHMARK_MAIN();
+std::string key(uint64_t m, int h)
+{
+  return "m:" + std::to_string(m) + "/h:" + std::to_string(h);
+}
+
+// Console output as usual, then ns/message and the ratio to the baseline of the same (m, h).
+class RatioReporter : public benchmark::ConsoleReporter {
+public:
+  void ReportRuns(const std::vector<Run>& runs) override
+  {
+    for (auto const& r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred)
+        continue;
+      double ns = r.GetAdjustedCPUTime() * benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
+                  benchmark::GetTimeUnitMultiplier(r.time_unit);
+      std::string name = r.run_name.function_name;
+      auto it = best_.find(name);
+      best_[name] = it == best_.end() ? ns : std::min(it->second, ns); // fastest repetition
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  void Finalize() override
+  {
+    ConsoleReporter::Finalize();
+    auto& out = GetOutputStream();
+    out << "\nns per message (CPU, fastest repetition); ratio = model / baseline of the same route\n";
+    char line[160];
+    std::snprintf(line, sizeof line, "%-16s %10s %10s %7s %10s %7s %12s %7s\n", "message", "baseline", "DOR",
+                  "ratio", "PNC", "ratio", "DOR plugin", "ratio");
+    out << line;
+    for (uint64_t m : kSizes)
+      for (int h : kHops) {
+        std::string k = key(m, h);
+        double b = get("baseline/" + k), d = get("dor/" + k), p = get("pnc/" + k), dp = get("dor+serial/" + k);
+        std::snprintf(line, sizeof line, "%-16s %10.2f %10.2f %7.2f %10.2f %7.2f %12.2f %7.2f\n", k.c_str(), b, d,
+                      d / b, p, p / b, dp, dp / b);
+        out << line;
+      }
+  }
+
+private:
+  double get(const std::string& name) const
+  {
+    auto it = best_.find(name);
+    return it == best_.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+  }
+  std::map<std::string, double> best_;
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  for (uint64_t m : kSizes)
+    for (int h : kHops) {
+      std::string k = key(m, h);
+      benchmark::RegisterBenchmark(("baseline/" + k).c_str(), baseline, m, h);
+      benchmark::RegisterBenchmark(("dor/" + k).c_str(), transfer, Protocol::DOR, m, h, false);
+      benchmark::RegisterBenchmark(("pnc/" + k).c_str(), transfer, Protocol::PNC, m, h, false);
+      benchmark::RegisterBenchmark(("dor+serial/" + k).c_str(), transfer, Protocol::DOR, m, h, true);
+    }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

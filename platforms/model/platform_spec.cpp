@@ -21,6 +21,8 @@ const std::vector<std::string> kLinkKeys   = {"link-bw", "link-lat", "link-ber"}
 std::vector<std::string> keys_of(Kind kind)
 {
   std::vector<std::string> keys = kind == Kind::HaecBox ? kHaecKeys : kLinkKeys;
+  if (kind == Kind::Cluster)
+    keys.insert(keys.begin(), "preset");
   keys.insert(keys.end(), kCommonKeys.begin(), kCommonKeys.end());
   return keys;
 }
@@ -83,12 +85,14 @@ PlatformSpec defaults(Kind kind)
       s.board_torus   = true;
       s.wireless_full = false;
       s.link_types    = {{"optical", 31.25e9, 10e-9, 1e-12}, {"wireless", 12.5e9, 100e-9, 1e-8}};
-      s.node          = {8, {1e9}};
+      s.node.cores    = 8;
+      s.node.speeds   = {1e9};
       break;
     case Kind::Mesh:
     case Kind::Torus: // seed 001: Gemini-like links
       s.link_types = {{"link", 9.375e9, 1.27e-6, 0}};
-      s.node       = {16, {2.3e9}};
+      s.node.cores  = 16;
+      s.node.speeds = {2.3e9};
       break;
     case Kind::Cluster: { // seed 002: taurus, 10 GbE, pstates 2300..1200 MHz
       s.link_types = {{"cable", 1.25e9, 1.5e-6, 0}};
@@ -107,6 +111,21 @@ void apply_seed004(PlatformSpec& s)
   s.board_torus   = false;
   s.wireless_full = false;
   s.link_types    = {{"optical", 31.25e9, 1e-6, 0}, {"wireless", 31.25e9, 1e-6, 0}};
+}
+
+// taurus (seed 002 §5.1, Figure 8.7): 12 cores, 2300..1200 MHz, and node taurus-8's calibration
+// for NAS-EP as idle:one_core:all_cores per pstate, 10 W when off.
+void apply_taurus(PlatformSpec& s)
+{
+  s.node.cores = 12;
+  s.node.speeds.clear();
+  for (int mhz = 2300; mhz >= 1200; mhz -= 100)
+    s.node.speeds.push_back(mhz * 1e6);
+  s.node.wattage_calibration = {"92.75:114.62:174.38", "92.75:113.25:168.62", "92.88:112.25:162.88",
+                                "92.88:110.75:157.12", "92.88:110.38:151.75", "92.88:109.38:147.25",
+                                "92.88:108.62:142.75", "93:107.38:138.25",    "93.12:106.75:134",
+                                "93:106.5:130.62",     "93:105.12:127",       "93.25:104.62:123.62"};
+  s.node.wattage_off = 10;
 }
 
 std::array<int, 3> parse_dims(Kind kind, const std::string& text, const std::string& spec)
@@ -232,6 +251,25 @@ void validate(const PlatformSpec& s, const std::string& what)
     if (i > 0 && v > s.node.speeds[i - 1])
       throw InputError(what, "speeds are not listed fastest first", "sort pstates in decreasing speed, e.g. 2.3Gf/1.2Gf");
   }
+  if (!s.node.wattage_calibration.empty()) {
+    if (s.node.wattage_calibration.size() != s.node.speeds.size())
+      throw InputError(what,
+                       std::to_string(s.node.wattage_calibration.size()) + " wattage_calibration entries for " +
+                           std::to_string(s.node.speeds.size()) + " pstates",
+                       "give one idle:one_core:all_cores entry per speed (preset=taurus sets 12 speeds)");
+    for (auto const& entry : s.node.wattage_calibration) {
+      auto parts = split(entry, ':');
+      bool ok    = parts.size() == 3;
+      for (size_t i = 0; ok && i < parts.size(); ++i)
+        ok = units::parse_number(parts[i], what + " wattage_calibration") >= 0;
+      if (!ok)
+        throw InputError(what, "wattage_calibration entry '" + entry + "' is not idle:one_core:all_cores watts",
+                         "write three non-negative numbers, e.g. 92.75:114.62:174.38");
+    }
+  }
+  if (!std::isfinite(s.node.wattage_off) || (s.node.wattage_off < 0 && s.node.wattage_off != -1))
+    throw InputError(what, "wattage_off " + units::exact(s.node.wattage_off) + " W is negative",
+                     "give the watts drawn when off, e.g. 10");
   if (!std::isfinite(s.loopback_bandwidth) || !(s.loopback_bandwidth > 0))
     throw InputError(what, "loopback bandwidth " + units::exact(s.loopback_bandwidth) + " B/s is not positive",
                      "give loopback-bw > 0, e.g. 100GBps");
@@ -281,9 +319,13 @@ PlatformSpec parse_spec(const std::string& spec)
     if (key == "preset") {
       if (i != 1)
         throw InputError(spec, "preset must be the first key", "put preset=" + value + " right after the dimensions");
-      if (value != "seed004")
-        throw InputError(spec, "unknown preset '" + value + "'", "use preset=seed004");
-      apply_seed004(s);
+      if (kind == Kind::HaecBox && value == "seed004")
+        apply_seed004(s);
+      else if (kind == Kind::Cluster && value == "taurus")
+        apply_taurus(s);
+      else
+        throw InputError(spec, "unknown preset '" + value + "'",
+                         kind == Kind::Cluster ? "use preset=taurus" : "use preset=seed004");
     } else if (key == "board") {
       if (value != "torus" && value != "mesh")
         throw InputError(spec, "board must be torus or mesh, not '" + value + "'", "write board=torus or board=mesh");
@@ -348,6 +390,10 @@ nlohmann::json to_json(const PlatformSpec& s)
   for (auto const& t : s.link_types)
     links[t.name] = {{"bandwidth_Bps", t.bandwidth}, {"latency_s", t.latency}, {"ber", t.ber}};
   j["node"]     = {{"cores", s.node.cores}, {"speeds_flops", s.node.speeds}};
+  if (!s.node.wattage_calibration.empty())
+    j["node"]["wattage_calibration"] = s.node.wattage_calibration;
+  if (s.node.wattage_off >= 0)
+    j["node"]["wattage_off"] = s.node.wattage_off;
   j["loopback"] = {{"bandwidth_Bps", s.loopback_bandwidth}, {"latency_s", s.loopback_latency}};
   j["spec"]     = s.spec_text;
   return j;
@@ -460,7 +506,7 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
   }
 
   auto const& node = r.object(j, "", "node");
-  r.only(node, "node.", {"cores", "speeds_flops"});
+  r.only(node, "node.", {"cores", "speeds_flops", "wattage_calibration", "wattage_off"});
   long long cores = r.integer(r.get(node, "node.", "cores"), "node.cores");
   if (cores < 1 || cores > 1 << 20)
     throw InputError(what, "node.cores=" + std::to_string(cores) + " is out of range", "use 1 <= cores <= 1048576");
@@ -473,6 +519,22 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
     if (!v.is_number())
       throw InputError(what, "field 'node.speeds_flops' holds a non-number", "write flop/s values such as 2.3e9");
     s.node.speeds.push_back(v.get<double>());
+  }
+  if (node.contains("wattage_calibration")) {
+    auto const& w = node.at("wattage_calibration");
+    if (!w.is_array())
+      throw InputError(what, "field 'node.wattage_calibration' is not an array", "write e.g. [\"92.75:114.62:174.38\"]");
+    for (auto const& e : w) {
+      if (!e.is_string())
+        throw InputError(what, "field 'node.wattage_calibration' holds a non-string",
+                         "write \"idle:one_core:all_cores\" strings");
+      s.node.wattage_calibration.push_back(e.get<std::string>());
+    }
+  }
+  if (node.contains("wattage_off")) {
+    s.node.wattage_off = r.number(node, "node.", "wattage_off");
+    if (s.node.wattage_off < 0)
+      throw InputError(what, "field 'node.wattage_off' is negative", "give the watts drawn when off, e.g. 10");
   }
 
   auto const& lo = r.object(j, "", "loopback");

@@ -10,7 +10,8 @@
 //   optical-bw, optical-lat, optical-ber, wireless-bw, wireless-lat, wireless-ber (haec-box);
 //   link-bw, link-lat, link-ber (mesh, torus, cluster); cores=N; speed=2.3Gf or pstates
 //   speeds=2.3Gf/2.2Gf/...; loopback-bw, loopback-lat; preset=seed004 (haec-box: 2-D mesh boards,
-//   aligned wireless, every link 250 Gbit/s and 1 us, as in seed 004 Table 2).
+//   aligned wireless, every link 250 Gbit/s and 1 us, as in seed 004 Table 2); preset=taurus
+//   (cluster: 12 cores, 2.3..1.2 Gf, and the taurus-8 power calibration of thesis 002 Figure 8.7).
 #pragma once
 #include <array>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,10 @@ struct LinkType {
 struct NodeSpec {
   int cores = 1;
   std::vector<double> speeds; // flop/s per pstate, fastest first; at least one
+  // Power (plugins/power): per pstate "idle:one_core:all_cores" watts, set on each host as
+  // haec:wattage_calibration; empty: none. wattage_off < 0: no wattage_off property.
+  std::vector<std::string> wattage_calibration;
+  double wattage_off = -1;
 };
 
 struct PlatformSpec {

@@ -12,6 +12,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/asserts.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -87,9 +88,18 @@ void HaecZone::build(const BuildHooks& hooks)
   const uint32_t n = topo_.num_nodes();
 
   loopback_.reserve(n);
+  std::string calibration;
+  for (auto const& entry : spec.node.wattage_calibration)
+    calibration += (calibration.empty() ? "" : ",") + entry;
+  char wattage_off[32]; // "10", as a user would write it (the value reads back exactly)
+  std::snprintf(wattage_off, sizeof wattage_off, "%.17g", spec.node.wattage_off);
   for (uint32_t node = 0; node < n; ++node) {
     sg::s4u::Host* host = create_host(topo_.host_name(node), spec.node.speeds);
     host->set_core_count(spec.node.cores);
+    if (!calibration.empty()) // read by the power plugin (plugins/power)
+      host->set_property("haec:wattage_calibration", calibration);
+    if (spec.node.wattage_off >= 0)
+      host->set_property("wattage_off", wattage_off);
     auto c = topo_.coords(node);
     host->set_property("haec:coords", std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]));
     host->set_property("haec:node", std::to_string(node));

@@ -21,11 +21,15 @@
 // Defined by the suite library when it is loaded; absent (null) otherwise.
 extern "C" void haec_suite_logical_message(int src_world_rank, int dst_world_rank, unsigned long long bytes)
     __attribute__((weak));
+// Defined by the suite's power plugin: the calling rank starts (1) or stops (0) polling, around
+// each MPI_Test* (SMPI sleeps there; the power model charges that time as polling).
+extern "C" void haec_suite_polling(int polling) __attribute__((weak));
 
 namespace {
 
 using haec::pmpi::Fn;
 using MessageSink = void (*)(int, int, unsigned long long);
+using PollSink    = void (*)(int);
 
 struct PersistentSend {
   int src = -1, dst = -1;
@@ -43,6 +47,7 @@ struct State {
   bool env_read    = false;
   std::string counts_path, sizes_path; // HAEC_PMPI_DEBUG_COUNTS / HAEC_PMPI_DEBUG_SIZES
   MessageSink sink = nullptr;
+  PollSink poll    = nullptr; // haec_suite_polling, when the suite is loaded
   std::unordered_map<MPI_Request, PersistentSend> persistent;
 };
 
@@ -184,6 +189,9 @@ void on_init(Fn f)
       s.sink = haec_suite_logical_message != nullptr
                    ? &haec_suite_logical_message
                    : reinterpret_cast<MessageSink>(dlsym(RTLD_DEFAULT, "haec_suite_logical_message"));
+    if (s.poll == nullptr)
+      s.poll = haec_suite_polling != nullptr ? &haec_suite_polling
+                                             : reinterpret_cast<PollSink>(dlsym(RTLD_DEFAULT, "haec_suite_polling"));
   }
   count_call(f);
 }
@@ -372,11 +380,25 @@ HAEC_COUNTED(Waitall, (int count, MPI_Request reqs[], MPI_Status statuses[]), (c
 HAEC_COUNTED(Waitany, (int count, MPI_Request reqs[], int* index, MPI_Status* status), (count, reqs, index, status))
 HAEC_COUNTED(Waitsome, (int incount, MPI_Request reqs[], int* outcount, int* indices, MPI_Status statuses[]),
              (incount, reqs, outcount, indices, statuses))
-HAEC_COUNTED(Test, (MPI_Request * req, int* flag, MPI_Status* status), (req, flag, status))
-HAEC_COUNTED(Testall, (int count, MPI_Request* reqs, int* flag, MPI_Status* statuses), (count, reqs, flag, statuses))
-HAEC_COUNTED(Testany, (int count, MPI_Request reqs[], int* index, int* flag, MPI_Status* status),
+// HAEC_POLLING: as HAEC_COUNTED, and tells the suite (power plugin) the rank polls during the call.
+#define HAEC_POLLING(name, params, args)                                                                               \
+  int MPI_##name params                                                                                                \
+  {                                                                                                                    \
+    HAEC_NEXT(MPI_##name);                                                                                             \
+    count_call(Fn::name);                                                                                              \
+    PollSink poll = state().poll;                                                                                      \
+    if (poll)                                                                                                          \
+      poll(1);                                                                                                         \
+    int rc = next args;                                                                                                \
+    if (poll)                                                                                                          \
+      poll(0);                                                                                                         \
+    return rc;                                                                                                         \
+  }
+HAEC_POLLING(Test, (MPI_Request * req, int* flag, MPI_Status* status), (req, flag, status))
+HAEC_POLLING(Testall, (int count, MPI_Request* reqs, int* flag, MPI_Status* statuses), (count, reqs, flag, statuses))
+HAEC_POLLING(Testany, (int count, MPI_Request reqs[], int* index, int* flag, MPI_Status* status),
              (count, reqs, index, flag, status))
-HAEC_COUNTED(Testsome, (int incount, MPI_Request reqs[], int* outcount, int* indices, MPI_Status statuses[]),
+HAEC_POLLING(Testsome, (int incount, MPI_Request reqs[], int* outcount, int* indices, MPI_Status statuses[]),
              (incount, reqs, outcount, indices, statuses))
 HAEC_COUNTED(Barrier, (MPI_Comm comm), (comm))
 HAEC_COUNTED(Bcast, (void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm), (buf, count, type, root, comm))

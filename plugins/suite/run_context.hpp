@@ -3,6 +3,7 @@
 #pragma once
 #include "run_record.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,9 @@ RunRecord& run_record();
 int sole_rank_on(const simgrid::s4u::Host* host);
 // Extra entries the adapters add to summary.json (e.g. the link model's parameters).
 void add_summary_entry(const std::string& key, const std::string& json_value);
+// Adapters writing their own result files register here. Each writer runs at simulation end
+// with the result directory, before summary.json is written (so it may add summary entries).
+void add_results_writer(std::function<void(const std::string& dir)> writer);
 // True when the run writes results (haec/out given): transfers are then observed.
 bool recording();
 

@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -53,6 +54,12 @@ const std::map<const sg4::Host*, int>& ranks_by_host()
   return table;
 }
 
+std::vector<std::function<void(const std::string&)>>& results_writers()
+{
+  static std::vector<std::function<void(const std::string&)>> writers;
+  return writers;
+}
+
 void on_simulation_end()
 {
   if (cfg_out.get().empty())
@@ -63,6 +70,8 @@ void on_simulation_end()
                   std::to_string(major) + "." + std::to_string(minor) + (patch ? "." + std::to_string(patch) : ""),
                   summary_entries(), cfg_messages};
   try {
+    for (auto const& writer : results_writers())
+      writer(cfg_out.get());
     write_results(cfg_out.get(), in);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "haec: %s\n", e.what());
@@ -92,6 +101,11 @@ int sole_rank_on(const sg4::Host* host)
 void add_summary_entry(const std::string& key, const std::string& json_value)
 {
   summary_entries().emplace_back(key, json_value);
+}
+
+void add_results_writer(std::function<void(const std::string& dir)> writer)
+{
+  results_writers().push_back(std::move(writer));
 }
 
 bool recording()

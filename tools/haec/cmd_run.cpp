@@ -7,6 +7,7 @@
 #include "input_error.hpp"
 #include "install_paths.hpp"
 #include "known_flags.hpp"
+#include "link_energy.hpp"
 #include "placement.hpp"
 #include "platform_source.hpp"
 #include "process.hpp"
@@ -35,6 +36,7 @@ struct RunOptions {
   PlacementOptions place;
   std::string link = "none";
   bool messages    = false;
+  bool power = false, power_series = false; // --power, --power-series
   std::string replay;
   std::string out;
   bool force = false;
@@ -115,6 +117,9 @@ void print_table(const nlohmann::json& s, const std::string& out)
   std::printf("%-22s %llu (%llu bytes)\n", "network messages", s["messages"].get<unsigned long long>(),
               s["bytes"].get<unsigned long long>());
   std::printf("%-22s %s\n", "link model", s["link_model"].get<std::string>().c_str());
+  if (s.contains("energy_j"))
+    std::printf("%-22s %.6f J (hosts %.6f J, links %.6f J)\n", "energy", s["energy_j"].get<double>(),
+                s["host_energy_j"].get<double>(), s["link_energy_j"].get<double>());
   if (s.contains("mapping")) {
     const auto& m = s["mapping"];
     std::printf("%-22s %s\n", "mapping", m["strategy"].get<std::string>().c_str());
@@ -144,6 +149,15 @@ int run_simulation(RunOptions o)
     cfg[key] = kv.substr(colon + 1);
   }
   check_link_options(o, cfg);
+  // Power plugin values, read as the suite reads them.
+  if (auto it = cfg.find("haec/power/polling"); it != cfg.end()) {
+    double v = units::parse_number(it->second, "--cfg haec/power/polling");
+    if (!(v >= 0 && v <= 1))
+      throw InputError("--cfg haec/power/polling:" + it->second, "must be in [0,1]",
+                       "give the share of a core a polling loop uses, e.g. 0.5");
+  }
+  if (auto it = cfg.find("haec/power/link-wattage"); it != cfg.end())
+    power::parse_link_wattage_table(it->second, "--cfg haec/power/link-wattage");
   if (auto it = cfg.find("haec/link/smpi-envelope"); it != cfg.end())
     units::parse_integer(it->second, "--cfg haec/link/smpi-envelope");
   check_simgrid_settings(o.cfg);
@@ -216,6 +230,10 @@ int run_simulation(RunOptions o)
     argv.push_back("--cfg=haec/link/model:" + o.link);
     if (o.messages)
       argv.push_back("--cfg=haec/messages:yes");
+    if (o.power || o.power_series)
+      argv.push_back("--cfg=haec/power:yes");
+    if (o.power_series)
+      argv.push_back("--cfg=haec/power/series:yes");
     if (o.link != "none") { // the HAEC protocols model their acknowledgments: no TCP cross-traffic
       argv.push_back("--cfg=network/crosstraffic:0");
       // smpirun's 1e-9 s lets a transfer end up to 1 ns early; 1e-13 keeps every uncontended
@@ -238,6 +256,18 @@ int run_simulation(RunOptions o)
     // programs the smpirun script runs: each of those would load libsimgrid too (measured: 0.26 s
     // per run).
     std::string preload = suite_library();
+#ifdef HAEC_SANITIZER_PRELOAD
+    // ASan build (cmake/Sanitizers.cmake, docs/SANITIZERS.md): the simulator is not linked with
+    // ASan, so its runtime goes first; ASan aborts on SMPI's RTLD_DEEPBIND (dlopen) privatization,
+    // so use mmap, under which apps reach libhaec_pmpi only if preloaded; thread contexts spare ASan
+    // the stack switches it cannot follow.
+    if (trace.empty())
+      preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
+    preload = std::string(HAEC_SANITIZER_PRELOAD) + ":" + preload;
+    for (std::string kv : {"smpi/privatization:mmap", "contexts/factory:thread"})
+      if (!cfg.count(kv.substr(0, kv.find(':'))))
+        argv.insert(argv.begin() + 1, "--cfg=" + kv);
+#endif
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
       preload += std::string(":") + old;
     argv.insert(argv.begin() + 1, {"-wrapper", "env LD_PRELOAD=" + preload});
@@ -326,6 +356,9 @@ void add_run_command(CLI::App& app)
   run->add_option("--link", opt->link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2)")
       ->capture_default_str();
   run->add_flag("--messages", opt->messages, "Write messages.csv: one line per network transfer");
+  run->add_flag("--power", opt->power,
+                "Compute energy (haec/power): hosts.csv, links.csv and energy_j in summary.json (plugins/power/README.md)");
+  run->add_flag("--power-series", opt->power_series, "As --power, and write power.csv: each host's watts over time");
   run->add_option("--replay", opt->replay, "Replay this SimGrid time-independent trace instead of running a program");
   run->add_option("-n,--np", opt->place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
   run->add_option("--out", opt->out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");

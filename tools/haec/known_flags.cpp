@@ -12,7 +12,9 @@ const std::vector<std::string>& known_haec_flags()
       "haec/out",           "haec/messages",       "haec/platform",     "haec/link/model",
       "haec/link/packet-size", "haec/link/d-out",  "haec/link/d-in",    "haec/link/d-p",
       "haec/link/window",   "haec/link/window-id", "haec/link/ff-symbol", "haec/link/units",
-      "haec/link/partial-window", "haec/link/smpi-envelope"};
+      "haec/link/partial-window", "haec/link/smpi-envelope",
+      // power plugin (plugins/power)
+      "haec/power", "haec/power/series", "haec/power/polling", "haec/power/link-wattage"};
   return keys;
 }
 

@@ -23,10 +23,16 @@ double with_unit(const std::string& text, const std::string& what, const std::ve
   double value      = std::strtod(begin, &end);
   if (end == begin || errno == ERANGE || !std::isfinite(value))
     throw InputError(what, "'" + text + "' is not a " + kind, "write a number followed by a unit, e.g. 10" + table.front().first);
-  std::string unit(end);
+  // The unit runs to the end of the string, not to a '\0' inside it: "1\0junk" is not "1"
+  // (found by tests/fuzz/fuzz_platform_spec).
+  std::string unit = text.substr(static_cast<size_t>(end - begin));
   for (auto const& [name, scale] : table)
-    if (unit == name)
+    if (unit == name) {
+      // "1e308kbps" is finite text whose value is not (found by tests/fuzz/fuzz_units).
+      if (!std::isfinite(value * scale))
+        throw InputError(what, "'" + text + "' is out of range", "give a smaller value");
       return value * scale;
+    }
   std::string valid;
   for (auto const& [name, scale] : table)
     valid += (valid.empty() ? "" : ", ") + (name.empty() ? std::string("(none)") : name);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace haec::link {
 
@@ -47,8 +48,12 @@ double DorPncModel::hop_delay(const Hop& hop) const
 
 uint64_t DorPncModel::packets(uint64_t m) const
 {
-  auto n = static_cast<uint64_t>(std::ceil(static_cast<double>(m) / payload_));
-  return std::max<uint64_t>(1, n);
+  const double n = std::ceil(static_cast<double>(m) / payload_);
+  // A payload of a tiny fraction of a byte (or m near 2^64) gives more packets than uint64_t
+  // holds: saturate instead of the undefined conversion (found by tests/fuzz/fuzz_link_model).
+  if (!(n < 18446744073709551616.0))
+    return UINT64_MAX;
+  return std::max<uint64_t>(1, static_cast<uint64_t>(n));
 }
 
 double DorPncModel::transfer_time(uint64_t m, const Hop* hops, size_t h) const
@@ -67,12 +72,17 @@ double DorPncModel::transfer_time(uint64_t m, const Hop* hops, size_t h) const
   auto tt = [&](double x) { return fixed + (x - 1) * max_dh; };
   const double ack = sum_dh + static_cast<double>(h) * d_a_; // one acknowledgment over the route
 
+  // Delays beyond the double range (a 1e308 s latency, d_out = 1e308) make the terms below
+  // inf - inf or inf * 0, i.e. NaN: such a message takes forever (found by tests/fuzz/fuzz_link_model).
+  if (!std::isfinite(fixed) || !std::isfinite(max_dh))
+    return std::numeric_limits<double>::infinity();
+
   const uint64_t n_p = packets(m);
   const uint64_t s_w = static_cast<uint64_t>(params_.window);
   const uint64_t n_w = n_p / s_w;
   const uint64_t n_r = n_p - s_w * n_w;
 
-  double total = tt(static_cast<double>(s_w)) * static_cast<double>(n_w);
+  double total = n_w == 0 ? 0.0 : tt(static_cast<double>(s_w)) * static_cast<double>(n_w);
   if (n_r > 0 || params_.partial_window == PartialWindow::SeedLiteral)
     total += tt(static_cast<double>(n_r)) + static_cast<double>(n_w + 1) * ack;
   else

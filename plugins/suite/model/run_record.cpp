@@ -18,6 +18,8 @@ uint32_t RunRecord::node_index(const std::string& host)
 
 void RunRecord::add_transfer(const Transfer& t)
 {
+  if (observer_)
+    observer_(t);
   ++transfers_;
   bytes_ += t.bytes;
   total_hops_ += static_cast<uint64_t>(t.hops);

@@ -3,6 +3,7 @@
 // feed it, results.cpp turns it into files.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -18,6 +19,8 @@ struct Transfer {
   int hops         = 0;
   double start = 0, end = 0;          // network start and completion (s)
   double model_time = -1;             // HAEC model time (s); -1 without a link model
+  double link_bytes = -1;             // bytes it occupies on each link of its route: network size over the
+                                      // bandwidth factor (the integral of its flow); -1 unknown
 };
 
 struct SizeStats {
@@ -34,6 +37,8 @@ public:
   const std::vector<std::string>& node_names() const { return node_names_; }
 
   void add_transfer(const Transfer& t);
+  // Called with every transfer added (the power plugin charges each link of its route).
+  void set_transfer_observer(std::function<void(const Transfer&)> observer) { observer_ = std::move(observer); }
   void add_logical_message(int src_rank, int dst_rank, uint64_t bytes);
 
   uint64_t transfers() const { return transfers_; }
@@ -53,6 +58,7 @@ public:
 
 private:
   bool keep_transfers_;
+  std::function<void(const Transfer&)> observer_;
   std::vector<std::string> node_names_;
   std::map<std::string, uint32_t> node_ids_;
   std::vector<Transfer> kept_;

@@ -1,0 +1,83 @@
+#include "link_energy.hpp"
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <vector>
+
+namespace haec::power {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep)
+{
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t pos = text.find(sep, start);
+    parts.push_back(text.substr(start, pos - start));
+    if (pos == std::string::npos)
+      return parts;
+    start = pos + 1;
+  }
+}
+
+std::string trim(const std::string& s)
+{
+  size_t b = s.find_first_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+LinkWattage idle_busy(const std::string& idle_text, const std::string& busy_text, const std::string& what,
+                      const std::string& fix)
+{
+  LinkWattage w;
+  w.idle = units::parse_number(trim(idle_text), what);
+  w.busy = units::parse_number(trim(busy_text), what);
+  if (w.idle < 0 || w.busy < 0)
+    throw InputError(what, "negative wattage", fix);
+  if (w.busy < w.idle)
+    throw InputError(what, "busy power " + trim(busy_text) + " W is below idle power " + trim(idle_text) + " W", fix);
+  return w;
+}
+
+} // namespace
+
+std::map<std::string, LinkWattage> parse_link_wattage_table(const std::string& text, const std::string& what)
+{
+  std::map<std::string, LinkWattage> table;
+  if (trim(text).empty())
+    return table;
+  const std::string fix = "write type:idle_W:busy_W entries, e.g. optical:2.1:24.3,wireless:0:2.124";
+  for (auto const& entry : split(text, ',')) {
+    auto f = split(entry, ':');
+    if (f.size() != 3 || trim(f[0]).empty())
+      throw InputError(what, "'" + trim(entry) + "' is not type:idle:busy", fix);
+    std::string type = trim(f[0]);
+    if (table.count(type))
+      throw InputError(what, "link type '" + type + "' given twice", "give each type once");
+    table[type] = idle_busy(f[1], f[2], what + " [" + type + "]", fix);
+  }
+  return table;
+}
+
+LinkWattage parse_wattage_range(const std::string& link, const std::string& text)
+{
+  const std::string what = "link " + link + " property wattage_range";
+  auto f                 = split(text, ':');
+  if (f.size() != 2)
+    throw InputError(what, "'" + text + "' is not idle:busy", "write the idle and full-bandwidth watts, e.g. 2.1:24.3");
+  return idle_busy(f[0], f[1], what, "give 0 <= idle <= busy watts, e.g. 2.1:24.3");
+}
+
+double joules_per_bit(const LinkWattage& w, double bandwidth_Bps)
+{
+  return bandwidth_Bps > 0 ? (w.busy - w.idle) / (8 * bandwidth_Bps) : 0.0;
+}
+
+double link_energy_j(const LinkWattage& w, double bandwidth_Bps, double seconds, double bytes)
+{
+  // (busy - idle) * bytes / bandwidth: the same product SimGrid's usage integral forms.
+  double dynamic = bandwidth_Bps > 0 ? (w.busy - w.idle) * bytes / bandwidth_Bps : 0.0;
+  return w.idle * seconds + dynamic;
+}
+
+} // namespace haec::power

@@ -1,0 +1,154 @@
+#include "power_profile.hpp"
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace haec::power {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep)
+{
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t pos = text.find(sep, start);
+    parts.push_back(text.substr(start, pos - start));
+    if (pos == std::string::npos)
+      return parts;
+    start = pos + 1;
+  }
+}
+
+std::string trim(const std::string& s)
+{
+  const char* ws = " \t\r\n";
+  size_t b       = s.find_first_not_of(ws);
+  if (b == std::string::npos)
+    return "";
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+// A wattage: a finite number >= 0 (whitespace around it is allowed, as in the thesis's XML).
+double watts(const std::string& text, const std::string& what, const std::string& fix)
+{
+  std::string t = trim(text);
+  double v      = 0;
+  try {
+    v = units::parse_number(t, what);
+  } catch (const InputError&) {
+    throw InputError(what, "'" + t + "' is not a number of watts", fix);
+  }
+  if (v < 0)
+    throw InputError(what, "negative wattage " + t, fix);
+  return v;
+}
+
+} // namespace
+
+PstatePower from_simgrid(double idle, double epsilon, double all_cores)
+{
+  return {idle, epsilon, all_cores, all_cores - epsilon};
+}
+
+PstatePower from_calibration(double idle, double one_core, double all_cores, int cores)
+{
+  const double n       = cores;
+  const double dynamic = (all_cores - one_core) * n / (n - 1);
+  return from_simgrid(idle, all_cores - dynamic, all_cores);
+}
+
+HostPowerProfile::HostPowerProfile(std::vector<PstatePower> pstates, double off_watts, int cores)
+    : pstates_(std::move(pstates)), off_(off_watts), cores_(cores)
+{
+}
+
+double HostPowerProfile::watts(int pstate, double busy_cores) const
+{
+  if (pstates_.empty())
+    return 0.0;
+  const PstatePower& p = pstates_.at(static_cast<size_t>(pstate));
+  // SimGrid 3.32 (host_energy.cpp): load = busy/cores, capped at 1; idle when nothing runs.
+  double load = busy_cores / cores_;
+  if (load > 1)
+    load = 1;
+  return load > 0 ? p.epsilon + load * p.slope : p.idle;
+}
+
+HostPowerProfile parse_host_power(const std::string& host, const PropertyLookup& property, size_t pstate_count,
+                                  int cores)
+{
+  const std::string where = "host " + host;
+  // SimGrid 3.32 ignores the pre-3.26 names without a word and charges 0 W: refuse them.
+  for (auto const& [old_name, new_name] : {std::pair<const char*, const char*>{"watt_per_state", "wattage_per_state"},
+                                           {"watt_off", "wattage_off"}})
+    if (property(old_name) != nullptr)
+      throw InputError(where + " property " + old_name, "is the old SimGrid name, ignored by SimGrid 3.32 (0 W)",
+                       std::string("rename it ") + new_name);
+
+  const char* simgrid_form = property("wattage_per_state");
+  const char* thesis_form  = property("haec:wattage_calibration");
+  if (simgrid_form && thesis_form)
+    throw InputError(where, "has both wattage_per_state and haec:wattage_calibration",
+                     "give one of them (wattage_per_state is idle:epsilon:all_cores, the other idle:one_core:all_cores)");
+
+  double off = 0;
+  if (const char* off_text = property("wattage_off"))
+    off = watts(off_text, where + " property wattage_off", "give the watts drawn when off, e.g. 10");
+
+  if (!simgrid_form && !thesis_form)
+    return HostPowerProfile({}, off, cores);
+
+  const std::string name = simgrid_form ? "wattage_per_state" : "haec:wattage_calibration";
+  const std::string form = simgrid_form ? "idle:epsilon:all_cores (or idle:all_cores)" : "idle:one_core:all_cores";
+  const std::string prop = where + " property " + name;
+  const std::string fix  = "write " + form + " per pstate, comma separated";
+  auto states            = split(simgrid_form ? simgrid_form : thesis_form, ',');
+  if (states.size() != pstate_count)
+    throw InputError(prop,
+                     std::to_string(states.size()) + " power states for " + std::to_string(pstate_count) + " pstates",
+                     "give one " + form + " entry per pstate");
+  if (thesis_form && cores < 2)
+    throw InputError(prop, "one_core and all_cores coincide on a single-core host",
+                     "use wattage_per_state (idle:epsilon:all_cores) instead");
+
+  std::vector<PstatePower> pstates;
+  for (size_t i = 0; i < states.size(); ++i) {
+    const std::string what = prop + " (pstate " + std::to_string(i) + ")";
+    auto fields            = split(states[i], ':');
+    if (fields.size() != 3 && !(simgrid_form && fields.size() == 2))
+      throw InputError(what, "'" + trim(states[i]) + "' has " + std::to_string(fields.size()) + " values", fix);
+    std::vector<double> v;
+    std::vector<std::string> text; // idle, epsilon or one_core, all_cores as written
+    for (auto const& f : fields) {
+      v.push_back(watts(f, what, fix));
+      text.push_back(trim(f));
+    }
+    if (fields.size() == 2) { // SimGrid's "idle:all_cores": epsilon = idle
+      v.insert(v.begin() + 1, v[0]);
+      text.insert(text.begin() + 1, text[0]);
+    }
+    PstatePower p;
+    if (simgrid_form)
+      p = from_simgrid(v[0], v[1], v[2]);
+    else {
+      if (v[2] < v[1])
+        throw InputError(what, "all_cores " + text[2] + " W is below one_core " + text[1] + " W",
+                         "give idle:one_core:all_cores with all_cores >= one_core");
+      p = from_calibration(v[0], v[1], v[2], cores);
+      if (p.epsilon < 0)
+        throw InputError(what, "the calibration implies a negative static power",
+                         "check one_core and all_cores (P_static = PN - (PN - P1) * n / (n - 1))");
+    }
+    if (p.all_cores < p.idle)
+      throw InputError(what, "all_cores " + text[2] + " W is below idle " + text[0] + " W", "give all_cores >= idle");
+    if (p.slope < 0)
+      throw InputError(what, "all_cores " + text[2] + " W is below epsilon " + text[1] + " W",
+                       "give all_cores >= epsilon (P_static)");
+    pstates.push_back(p);
+  }
+  return HostPowerProfile(std::move(pstates), off, cores);
+}
+
+} // namespace haec::power

@@ -1,0 +1,87 @@
+// cluster:N,preset=taurus carries the taurus-8 calibration (002 Figure 8.7) through the platform
+// spec and platform.json, and the power model reads it back as MODELS.md §4 converts it.
+#include "input_error.hpp"
+#include "platform_spec.hpp"
+#include "power_profile.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace haec;
+
+TEST(PowerPreset, TaurusSpecAndJson)
+{
+  auto s = platform::parse_spec("cluster:4,preset=taurus");
+  EXPECT_EQ(s.node.cores, 12);
+  ASSERT_EQ(s.node.speeds.size(), 12u);
+  EXPECT_EQ(s.node.speeds.front(), 2.3e9);
+  EXPECT_EQ(s.node.speeds.back(), 1.2e9);
+  ASSERT_EQ(s.node.wattage_calibration.size(), 12u);
+  EXPECT_EQ(s.node.wattage_calibration[0], "92.75:114.62:174.38");
+  EXPECT_EQ(s.node.wattage_calibration[11], "93.25:104.62:123.62");
+  EXPECT_EQ(s.node.wattage_off, 10);
+  auto j = platform::to_json(s);
+  EXPECT_EQ(j["node"]["wattage_off"], 10.0);
+  auto back = platform::from_json(j, "p.json");
+  EXPECT_EQ(back.node.wattage_calibration, s.node.wattage_calibration);
+  EXPECT_EQ(back.node.wattage_off, 10);
+  // Without the preset nothing is added (platform.json stays as before).
+  auto plain = platform::to_json(platform::parse_spec("cluster:4"));
+  EXPECT_FALSE(plain["node"].contains("wattage_calibration"));
+  EXPECT_FALSE(plain["node"].contains("wattage_off"));
+  // Later keys still apply; cores change the conversion, not the entries.
+  EXPECT_EQ(platform::parse_spec("cluster:2,preset=taurus,cores=6,link-lat=1us").node.cores, 6);
+}
+
+TEST(PowerPreset, TaurusPowerLevels)
+{
+  auto s = platform::parse_spec("cluster:1,preset=taurus");
+  std::string joined;
+  for (auto const& e : s.node.wattage_calibration)
+    joined += (joined.empty() ? "" : ",") + e;
+  auto p = power::parse_host_power(
+      "node-0",
+      [&](const std::string& name) -> const char* {
+        if (name == "haec:wattage_calibration")
+          return joined.c_str();
+        return name == "wattage_off" ? "10" : nullptr;
+      },
+      s.node.speeds.size(), s.node.cores);
+  EXPECT_EQ(p.off_watts(), 10);
+  const double one[12]  = {114.62, 113.25, 112.25, 110.75, 110.38, 109.38, 108.62, 107.38, 106.75, 106.5, 105.12, 104.62};
+  const double all[12]  = {174.38, 168.62, 162.88, 157.12, 151.75, 147.25, 142.75, 138.25, 134, 130.62, 127, 123.62};
+  const double idle[12] = {92.75, 92.75, 92.88, 92.88, 92.88, 92.88, 92.88, 93, 93.12, 93, 93, 93.25};
+  for (int ps = 0; ps < 12; ++ps) {
+    EXPECT_EQ(p.watts(ps, 0), idle[ps]);
+    EXPECT_NEAR(p.watts(ps, 1), one[ps], 1e-12) << "pstate " << ps;
+    EXPECT_NEAR(p.watts(ps, 12), all[ps], 1e-12) << "pstate " << ps;
+    EXPECT_NEAR(p.pstates()[ps].slope, (all[ps] - one[ps]) * 12 / 11, 1e-12);
+  }
+}
+
+TEST(PowerPreset, BadInputs)
+{
+  auto message = [](const std::string& spec) {
+    try {
+      platform::parse_spec(spec);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(message("cluster:2,preset=taurus,speeds=2Gf/1Gf"),
+            "cluster:2,preset=taurus,speeds=2Gf/1Gf: 12 wattage_calibration entries for 2 pstates; give one "
+            "idle:one_core:all_cores entry per speed (preset=taurus sets 12 speeds)");
+  EXPECT_EQ(message("cluster:2,preset=seed004"), "cluster:2,preset=seed004: unknown preset 'seed004'; use preset=taurus");
+  EXPECT_NE(message("haec-box:2x2x2,preset=taurus").find("unknown preset 'taurus'; use preset=seed004"),
+            std::string::npos);
+  EXPECT_NE(message("cluster:2,link-lat=1us,preset=taurus").find("preset must be the first key"), std::string::npos);
+  auto j = platform::to_json(platform::parse_spec("cluster:2,preset=taurus"));
+  j["node"]["wattage_calibration"][3] = "92:abc:150";
+  EXPECT_THROW(platform::from_json(j, "p.json"), InputError);
+  j = platform::to_json(platform::parse_spec("cluster:2,preset=taurus"));
+  j["node"]["wattage_off"] = -1;
+  EXPECT_THROW(platform::from_json(j, "p.json"), InputError);
+  j["node"]["wattage_off"] = 10;
+  j["node"]["wattage_calibration"].erase(0);
+  EXPECT_THROW(platform::from_json(j, "p.json"), InputError);
+}
