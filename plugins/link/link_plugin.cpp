@@ -230,6 +230,11 @@ Evaluation LinkPlugin::evaluate(double size, const sg4::Host* src, const sg4::Ho
                  src->get_cname(), dst->get_cname());
     std::exit(2);
   }
+  if (!std::isfinite(ev.total)) {
+    std::fprintf(stderr, "haec: route %s -> %s: the link model's transfer time overflows; check the platform's "
+                 "latencies and the haec/link parameters\n", src->get_cname(), dst->get_cname());
+    std::exit(2);
+  }
   ev.lat_factor = (ev.total - serial) / latency_sum;
   return ev;
 }

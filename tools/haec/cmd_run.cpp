@@ -65,7 +65,12 @@ void check_link_options(const RunOptions& o, const std::map<std::string, std::st
   num("haec/link/window-id", p.window_id);
   num("haec/link/ff-symbol", p.ff_symbol);
   if (auto it = cfg.find("haec/link/window"); it != cfg.end())
-    p.window = static_cast<int>(units::parse_integer(it->second, "--cfg haec/link/window"));
+  {
+    long long w = units::parse_integer(it->second, "--cfg haec/link/window");
+    if (w > 1000000)
+      throw InputError("--cfg haec/link/window:" + it->second, "window too large", "use at most 1000000 packets");
+    p.window = static_cast<int>(w);
+  }
   if (auto it = cfg.find("haec/link/units"); it != cfg.end() && it->second != "physical" && it->second != "byte-slip")
     throw InputError("--cfg haec/link/units:" + it->second, "unknown unit convention", "use physical or byte-slip");
   if (auto it = cfg.find("haec/link/partial-window");
