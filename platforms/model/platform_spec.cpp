@@ -1,4 +1,5 @@
 // Spec strings and platform.json <-> PlatformSpec, with one validator for both.
+#include "text.hpp"
 #include "platform_spec.hpp"
 #include "input_error.hpp"
 #include "units.hpp"
@@ -9,6 +10,9 @@
 
 namespace haec::platform {
 namespace {
+
+using text::split;
+using text::trim;
 
 const char* const kValidKinds = "haec-box, mesh, torus, cluster";
 
@@ -33,19 +37,6 @@ std::string join(const std::vector<std::string>& items)
   for (auto const& s : items)
     out += (out.empty() ? "" : ", ") + s;
   return out;
-}
-
-std::vector<std::string> split(const std::string& text, char sep)
-{
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t pos = text.find(sep, start);
-    parts.push_back(text.substr(start, pos - start));
-    if (pos == std::string::npos)
-      return parts;
-    start = pos + 1;
-  }
 }
 
 bool parse_kind(const std::string& name, Kind& kind)

@@ -1,3 +1,4 @@
+#include "text.hpp"
 #include "link_energy.hpp"
 #include "input_error.hpp"
 #include "units.hpp"
@@ -7,24 +8,8 @@
 namespace haec::power {
 namespace {
 
-std::vector<std::string> split(const std::string& text, char sep)
-{
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t pos = text.find(sep, start);
-    parts.push_back(text.substr(start, pos - start));
-    if (pos == std::string::npos)
-      return parts;
-    start = pos + 1;
-  }
-}
-
-std::string trim(const std::string& s)
-{
-  size_t b = s.find_first_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
+using text::split;
+using text::trim;
 
 LinkWattage idle_busy(const std::string& idle_text, const std::string& busy_text, const std::string& what,
                       const std::string& fix)

@@ -1,0 +1,13 @@
+// Small text helpers shared by the parsers of the pure models.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace haec::text {
+
+// Every field between separators, empty ones included ("a,,b" -> {"a", "", "b"}).
+std::vector<std::string> split(const std::string& text, char sep);
+// Without leading and trailing blanks (space, tab, CR, LF).
+std::string trim(const std::string& s);
+
+} // namespace haec::text
