@@ -36,12 +36,6 @@ namespace haec::link {
 namespace {
 
 // Invalid values end the run with one line; the CLI validates the same values earlier.
-[[noreturn]] void fail(const std::exception& e)
-{
-  std::fprintf(stderr, "haec: %s\n", e.what());
-  std::exit(2);
-}
-
 simgrid::config::Flag<std::string> cfg_model{"haec/link/model", "HAEC link model: none, dor or pnc", "none"};
 simgrid::config::Flag<double> cfg_packet{"haec/link/packet-size", "Packet size s_p in bytes", 288};
 simgrid::config::Flag<double> cfg_d_out{"haec/link/d-out", "Sending delay d_out in seconds", 100e-9};
@@ -64,10 +58,6 @@ struct Evaluation {
   double bw_factor = 1;
   double lat_factor = 1;
   int hops = 0;
-};
-
-struct Pending {
-  suite::Transfer transfer;
 };
 
 class LinkPlugin {
@@ -95,7 +85,7 @@ private:
   // carries its start time and size, not its hosts (nor anything route-specific at completion):
   // (start, size) is the key; among simultaneous transfers of one size, the one whose
   // uncontended end is nearest the actual end is taken (first-in first-out without a model).
-  std::map<std::pair<double, double>, std::deque<Pending>> pending_;
+  std::map<std::pair<double, double>, std::deque<suite::Transfer>> pending_;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
   // cost ~4 % of a 4096-rank replay when searched per transfer; bench/scale, measured).
   struct HostIds {
@@ -164,7 +154,7 @@ void LinkPlugin::on_platform_created()
     if (cfg_envelope < 0)
       throw InputError("haec/link/smpi-envelope", "must be >= 0", "use 16 (SMPI 3.32)");
   } catch (const std::exception& e) {
-    fail(e);
+    suite::fail_run(e.what());
   }
   suite::add_summary_entry("link_model", "\"" + cfg_model.get() + "\"");
   if (model_)
@@ -224,16 +214,14 @@ Evaluation LinkPlugin::evaluate(double size, const sg4::Host* src, const sg4::Ho
     serial = 0;
   }
   if (!(latency_sum > 0)) {
-    std::fprintf(stderr,
-                 "haec: route %s -> %s: its links have zero total latency, so the link model cannot set the "
-                 "transfer time; give the platform's links (and loopback) a positive latency\n",
-                 src->get_cname(), dst->get_cname());
-    std::exit(2);
+    suite::fail_run("route " + src->get_name() + " -> " + dst->get_name() +
+                    ": its links have zero total latency, so the link model cannot set the transfer time; give the "
+                    "platform's links (and loopback) a positive latency");
   }
   if (!std::isfinite(ev.total)) {
-    std::fprintf(stderr, "haec: route %s -> %s: the link model's transfer time overflows; check the platform's "
-                 "latencies and the haec/link parameters\n", src->get_cname(), dst->get_cname());
-    std::exit(2);
+    suite::fail_run("route " + src->get_name() + " -> " + dst->get_name() +
+                    ": the link model's transfer time overflows; check the platform's latencies and the haec/link "
+                    "parameters");
   }
   ev.lat_factor = (ev.total - serial) / latency_sum;
   return ev;
@@ -260,7 +248,7 @@ double LinkPlugin::factor(bool bandwidth, double size, const sg4::Host* src, con
     t.start      = now;
     t.model_time = ev.total;
     t.link_bytes = size / ev.bw_factor; // what its flow occupies on each link (power plugin)
-    pending_[{now, size}].push_back({t});
+    pending_[{now, size}].push_back(t);
     last_.size = -1; // the next pair belongs to another transfer
   }
   return bandwidth ? ev.bw_factor : ev.lat_factor;
@@ -298,10 +286,10 @@ void LinkPlugin::on_state_change(simgrid::kernel::resource::NetworkAction& net_a
   const double finish = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
   if (model_) // the candidate whose uncontended end is nearest (exact when nothing competes)
     for (auto c = candidates.begin(); c != candidates.end(); ++c)
-      if (std::abs(c->transfer.start + c->transfer.model_time - finish) <
-          std::abs(best->transfer.start + best->transfer.model_time - finish))
+      if (std::abs(c->start + c->model_time - finish) <
+          std::abs(best->start + best->model_time - finish))
         best = c;
-  suite::Transfer t = best->transfer;
+  suite::Transfer t = *best;
   candidates.erase(best);
   if (candidates.empty())
     pending_.erase(it);

@@ -33,12 +33,6 @@ namespace sg4 = simgrid::s4u;
 namespace haec::power {
 namespace {
 
-[[noreturn]] void fail(const std::exception& e)
-{
-  std::fprintf(stderr, "haec: %s\n", e.what());
-  std::exit(2);
-}
-
 simgrid::config::Flag<bool> cfg_power{"haec/power", "Compute host and link energy (hosts.csv, links.csv, summary)",
                                       false};
 simgrid::config::Flag<bool> cfg_series{"haec/power/series",
@@ -187,7 +181,7 @@ void PowerPlugin::on_platform_created()
       links_.push_back(info);
     }
   } catch (const std::exception& e) {
-    fail(e);
+    suite::fail_run(e.what());
   }
   if (cfg_series) {
     series_.emplace(hosts_.size());

@@ -4,13 +4,12 @@
 #include "haec_zone.hpp"
 #include "input_error.hpp"
 #include "platform_spec.hpp"
+#include "run_context.hpp"
 #include "topology.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 
 namespace {
@@ -36,7 +35,6 @@ extern "C" void load_platform(const simgrid::s4u::Engine&)
     // or the engine (presolve), the tracing and every plugin waiting for it never start.
     simgrid::s4u::Engine::on_platform_created();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "haec: %s\n", e.what());
-    std::exit(2);
+    haec::suite::fail_run(e.what());
   }
 }

@@ -14,6 +14,9 @@ class Host;
 namespace haec::suite {
 
 RunRecord& run_record();
+// Ends the run on bad input met inside the simulator: one line "haec: <message>" and exit 2, the
+// same form as the CLI's errors (which validate the same values earlier).
+[[noreturn]] void fail_run(const std::string& message);
 // The rank running on `host` when it carries exactly one SMPI rank, -1 otherwise.
 int sole_rank_on(const simgrid::s4u::Host* host);
 // Extra entries the adapters add to summary.json (e.g. the link model's parameters).

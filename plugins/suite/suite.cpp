@@ -74,8 +74,7 @@ void on_simulation_end()
       writer(cfg_out.get());
     write_results(cfg_out.get(), in);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "haec: %s\n", e.what());
-    std::exit(2);
+    fail_run(e.what());
   }
 }
 
@@ -84,6 +83,12 @@ struct Registration {
 } registration;
 
 } // namespace
+
+void fail_run(const std::string& message)
+{
+  std::fprintf(stderr, "haec: %s\n", message.c_str());
+  std::exit(2);
+}
 
 RunRecord& run_record()
 {
