@@ -17,7 +17,8 @@ using text::trim;
 const char* const kValidKinds = "haec-box, mesh, torus, cluster";
 
 // Keys every kind accepts, then the kind-specific ones (in the order listed in error messages).
-const std::vector<std::string> kCommonKeys = {"cores", "speed", "speeds", "loopback-bw", "loopback-lat"};
+const std::vector<std::string> kCommonKeys = {"cores",       "speed",        "speeds", "loopback-bw",
+                                              "loopback-lat", "sockets", "socket-w"};
 const std::vector<std::string> kHaecKeys   = {"preset",      "board",        "wireless",    "optical-bw",  "optical-lat",
                                               "optical-ber", "wireless-bw", "wireless-lat", "wireless-ber"};
 const std::vector<std::string> kLinkKeys   = {"link-bw", "link-lat", "link-ber"};
@@ -258,6 +259,16 @@ void validate(const PlatformSpec& s, const std::string& what)
                          "write three non-negative numbers, e.g. 92.75:114.62:174.38");
     }
   }
+  if (s.node.sockets < 1 || s.node.cores % s.node.sockets != 0)
+    throw InputError(what, "sockets=" + std::to_string(s.node.sockets) + " does not divide cores=" +
+                               std::to_string(s.node.cores),
+                     "give a socket count that divides the cores, e.g. sockets=2 with cores=12");
+  if (s.node.sockets > 1 && s.node.wattage_calibration.empty())
+    throw InputError(what, "sockets need node power data", "use preset=taurus or drop sockets");
+  if (!std::isfinite(s.node.socket_wattage) || s.node.socket_wattage < 0 ||
+      (s.node.socket_wattage > 0 && s.node.sockets < 2))
+    throw InputError(what, "socket-w=" + units::exact(s.node.socket_wattage) + " needs sockets >= 2 and watts >= 0",
+                     "give e.g. sockets=2,socket-w=5");
   if (!std::isfinite(s.node.wattage_off) || (s.node.wattage_off < 0 && s.node.wattage_off != -1))
     throw InputError(what, "wattage_off " + units::exact(s.node.wattage_off) + " W is negative",
                      "give the watts drawn when off, e.g. 10");
@@ -331,6 +342,13 @@ PlatformSpec parse_spec(const std::string& spec)
       if (c < 1 || c > 1 << 20)
         throw InputError(spec, "cores=" + value + " is out of range", "use 1 <= cores <= 1048576");
       s.node.cores = static_cast<int>(c);
+    } else if (key == "sockets") {
+      long long c = units::parse_integer(value, what);
+      if (c < 1 || c > 1 << 20)
+        throw InputError(spec, "sockets=" + value + " is out of range", "use sockets >= 1, dividing cores");
+      s.node.sockets = static_cast<int>(c);
+    } else if (key == "socket-w") {
+      s.node.socket_wattage = units::parse_number(value, what);
     } else if (key == "speed") {
       s.node.speeds = {units::parse_speed(value, what)};
       speed_given   = true;
@@ -385,6 +403,10 @@ nlohmann::json to_json(const PlatformSpec& s)
     j["node"]["wattage_calibration"] = s.node.wattage_calibration;
   if (s.node.wattage_off >= 0)
     j["node"]["wattage_off"] = s.node.wattage_off;
+  if (s.node.sockets > 1) {
+    j["node"]["sockets"]        = s.node.sockets;
+    j["node"]["socket_wattage"] = s.node.socket_wattage;
+  }
   j["loopback"] = {{"bandwidth_Bps", s.loopback_bandwidth}, {"latency_s", s.loopback_latency}};
   j["spec"]     = s.spec_text;
   return j;
@@ -497,7 +519,7 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
   }
 
   auto const& node = r.object(j, "", "node");
-  r.only(node, "node.", {"cores", "speeds_flops", "wattage_calibration", "wattage_off"});
+  r.only(node, "node.", {"cores", "speeds_flops", "wattage_calibration", "wattage_off", "sockets", "socket_wattage"});
   long long cores = r.integer(r.get(node, "node.", "cores"), "node.cores");
   if (cores < 1 || cores > 1 << 20)
     throw InputError(what, "node.cores=" + std::to_string(cores) + " is out of range", "use 1 <= cores <= 1048576");
@@ -522,6 +544,14 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
       s.node.wattage_calibration.push_back(e.get<std::string>());
     }
   }
+  if (node.contains("sockets")) {
+    long long sockets = r.integer(r.get(node, "node.", "sockets"), "node.sockets");
+    if (sockets < 1 || sockets > 1 << 20)
+      throw InputError(what, "node.sockets=" + std::to_string(sockets) + " is out of range", "use sockets >= 1");
+    s.node.sockets = static_cast<int>(sockets);
+  }
+  if (node.contains("socket_wattage"))
+    s.node.socket_wattage = r.number(node, "node.", "socket_wattage");
   if (node.contains("wattage_off")) {
     s.node.wattage_off = r.number(node, "node.", "wattage_off");
     if (s.node.wattage_off < 0)

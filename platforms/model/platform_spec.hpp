@@ -11,7 +11,8 @@
 //   link-bw, link-lat, link-ber (mesh, torus, cluster); cores=N; speed=2.3Gf or pstates
 //   speeds=2.3Gf/2.2Gf/...; loopback-bw, loopback-lat; preset=seed004 (haec-box: 2-D mesh boards,
 //   aligned wireless, every link 250 Gbit/s and 1 us, as in seed 004 Table 2); preset=taurus
-//   (cluster: 12 cores, 2.3..1.2 Gf, and the taurus-8 power calibration of thesis 002 Figure 8.7).
+//   (cluster: 12 cores, 2.3..1.2 Gf, and the taurus-8 power calibration of thesis 002 Figure 8.7);
+//   sockets=2,socket-w=5 (power: two sockets of cores, 5 W when the second wakes).
 #pragma once
 #include <array>
 #include <nlohmann/json.hpp>
@@ -36,6 +37,10 @@ struct NodeSpec {
   // haec:wattage_calibration; empty: none. wattage_off < 0: no wattage_off property.
   std::vector<std::string> wattage_calibration;
   double wattage_off = -1;
+  // Sockets (plugins/power): cores in `sockets` equal groups, each awake one beyond the first
+  // adding socket_wattage W (haec:sockets, haec:socket_wattage). 1: no socket model.
+  int sockets           = 1;
+  double socket_wattage = 0;
 };
 
 struct PlatformSpec {

@@ -100,6 +100,10 @@ void HaecZone::build(const BuildHooks& hooks)
       host->set_property("haec:wattage_calibration", calibration);
     if (spec.node.wattage_off >= 0)
       host->set_property("wattage_off", wattage_off);
+    if (spec.node.sockets > 1) {
+      host->set_property("haec:sockets", std::to_string(spec.node.sockets));
+      host->set_property("haec:socket_wattage", units::exact(spec.node.socket_wattage));
+    }
     auto c = topo_.coords(node);
     host->set_property("haec:coords", std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]));
     host->set_property("haec:node", std::to_string(node));

@@ -24,12 +24,18 @@ extern "C" void haec_suite_logical_message(int src_world_rank, int dst_world_ran
 // Defined by the suite's power plugin: the calling rank starts (1) or stops (0) polling, around
 // each MPI_Test* (SMPI sleeps there; the power model charges that time as polling).
 extern "C" void haec_suite_polling(int polling) __attribute__((weak));
+// Defined by the suite: the calling rank enters an MPI call from the return address `caller`
+// (a call site of the application), and leaves it. Code regions are keyed by these sites.
+extern "C" void haec_suite_mpi_enter(const char* function, const void* caller) __attribute__((weak));
+extern "C" void haec_suite_mpi_exit(void) __attribute__((weak));
 
 namespace {
 
 using haec::pmpi::Fn;
 using MessageSink = void (*)(int, int, unsigned long long);
 using PollSink    = void (*)(int);
+using EnterSink   = void (*)(const char*, const void*);
+using ExitSink    = void (*)();
 
 struct PersistentSend {
   int src = -1, dst = -1;
@@ -48,6 +54,8 @@ struct State {
   std::string counts_path, sizes_path; // HAEC_PMPI_DEBUG_COUNTS / HAEC_PMPI_DEBUG_SIZES
   MessageSink sink = nullptr;
   PollSink poll    = nullptr; // haec_suite_polling, when the suite is loaded
+  EnterSink enter  = nullptr; // haec_suite_mpi_enter / _exit, when the suite is loaded
+  ExitSink exit    = nullptr;
   std::unordered_map<MPI_Request, PersistentSend> persistent;
 };
 
@@ -192,8 +200,54 @@ void on_init(Fn f)
     if (s.poll == nullptr)
       s.poll = haec_suite_polling != nullptr ? &haec_suite_polling
                                              : reinterpret_cast<PollSink>(dlsym(RTLD_DEFAULT, "haec_suite_polling"));
+    if (s.enter == nullptr || s.exit == nullptr) {
+      s.enter = haec_suite_mpi_enter != nullptr
+                    ? &haec_suite_mpi_enter
+                    : reinterpret_cast<EnterSink>(dlsym(RTLD_DEFAULT, "haec_suite_mpi_enter"));
+      s.exit = haec_suite_mpi_exit != nullptr ? &haec_suite_mpi_exit
+                                              : reinterpret_cast<ExitSink>(dlsym(RTLD_DEFAULT, "haec_suite_mpi_exit"));
+      if (s.enter == nullptr || s.exit == nullptr)
+        s.enter = nullptr, s.exit = nullptr;
+    }
   }
   count_call(f);
+}
+
+// One MPI call of the application: counted, and reported to the suite (entry now, exit when
+// the wrapper returns) with the call site `caller`, so the suite knows each rank's code region.
+class CallScope {
+public:
+  CallScope(Fn f, const void* caller) : rank(count_call(f))
+  {
+    if (EnterSink enter = state().enter) {
+      enter(haec::pmpi::fn_name(f), caller);
+      entered_ = true;
+    }
+  }
+  ~CallScope()
+  {
+    if (entered_)
+      state().exit();
+  }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+  const int rank; // the caller's world rank
+
+private:
+  bool entered_ = false;
+};
+
+// Opens the call's scope inside a wrapper; the return address is the application's call site.
+#define HAEC_CALL(name) CallScope haec_call(Fn::name, __builtin_return_address(0))
+
+// MPI_Init is reported once the rank exists (entered and left at once): regions start there.
+void report_init(Fn f, const void* caller)
+{
+  State& s = state();
+  if (s.enter != nullptr) {
+    s.enter(haec::pmpi::fn_name(f), caller);
+    s.exit();
+  }
 }
 
 void write_debug_file(const std::string& path, const std::string& content)
@@ -251,8 +305,10 @@ int MPI_Init(int* argc, char*** argv)
 {
   HAEC_NEXT(MPI_Init);
   int rc = next(argc, argv);
-  if (rc == MPI_SUCCESS)
+  if (rc == MPI_SUCCESS) {
     on_init(Fn::Init);
+    report_init(Fn::Init, __builtin_return_address(0));
+  }
   return rc;
 }
 
@@ -260,8 +316,10 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided)
 {
   HAEC_NEXT(MPI_Init_thread);
   int rc = next(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS)
+  if (rc == MPI_SUCCESS) {
     on_init(Fn::Init_thread);
+    report_init(Fn::Init_thread, __builtin_return_address(0));
+  }
   return rc;
 }
 
@@ -269,7 +327,13 @@ int MPI_Finalize(void)
 {
   HAEC_NEXT(MPI_Finalize);
   on_finalize();
-  return next();
+  State& s = state();
+  if (s.enter != nullptr)
+    s.enter("MPI_Finalize", __builtin_return_address(0));
+  int rc = next();
+  if (s.exit != nullptr)
+    s.exit();
+  return rc;
 }
 
 // ---- sends: counted and reported ------------------------------------------------------------
@@ -277,21 +341,24 @@ int MPI_Finalize(void)
   int MPI_##name(const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)                       \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    report(count_call(Fn::name), comm, dst, count, type);                                                              \
+    HAEC_CALL(name);                                                                                                   \
+    report(haec_call.rank, comm, dst, count, type);                                                                    \
     return next(buf, count, type, dst, tag, comm);                                                                     \
   }
 #define HAEC_NONBLOCKING_SEND(name)                                                                                    \
   int MPI_##name(const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm, MPI_Request* req)     \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    report(count_call(Fn::name), comm, dst, count, type);                                                              \
+    HAEC_CALL(name);                                                                                                   \
+    report(haec_call.rank, comm, dst, count, type);                                                                    \
     return next(buf, count, type, dst, tag, comm, req);                                                                \
   }
 #define HAEC_PERSISTENT_SEND(name)                                                                                     \
   int MPI_##name(const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm, MPI_Request* req)     \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    int me = count_call(Fn::name);                                                                                     \
+    HAEC_CALL(name);                                                                                                   \
+    int me = haec_call.rank;                                                                                           \
     int rc = next(buf, count, type, dst, tag, comm, req);                                                              \
     if (rc == MPI_SUCCESS && req != nullptr)                                                                           \
       remember(*req, me, comm, dst, count, type);                                                                      \
@@ -315,7 +382,8 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  int recvcount, MPI_Datatype recvtype, int src, int recvtag, MPI_Comm comm, MPI_Status* status)
 {
   HAEC_NEXT(MPI_Sendrecv);
-  report(count_call(Fn::Sendrecv), comm, dst, sendcount, sendtype);
+  HAEC_CALL(Sendrecv);
+  report(haec_call.rank, comm, dst, sendcount, sendtype);
   return next(sendbuf, sendcount, sendtype, dst, sendtag, recvbuf, recvcount, recvtype, src, recvtag, comm, status);
 }
 
@@ -323,14 +391,15 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dst, int s
                          MPI_Comm comm, MPI_Status* status)
 {
   HAEC_NEXT(MPI_Sendrecv_replace);
-  report(count_call(Fn::Sendrecv_replace), comm, dst, count, type);
+  HAEC_CALL(Sendrecv_replace);
+  report(haec_call.rank, comm, dst, count, type);
   return next(buf, count, type, dst, sendtag, src, recvtag, comm, status);
 }
 
 int MPI_Start(MPI_Request* request)
 {
   HAEC_NEXT(MPI_Start);
-  count_call(Fn::Start);
+  HAEC_CALL(Start);
   if (request != nullptr)
     started(*request);
   return next(request);
@@ -339,7 +408,7 @@ int MPI_Start(MPI_Request* request)
 int MPI_Startall(int count, MPI_Request* requests)
 {
   HAEC_NEXT(MPI_Startall);
-  count_call(Fn::Startall);
+  HAEC_CALL(Startall);
   for (int i = 0; requests != nullptr && i < count; ++i)
     started(requests[i]);
   return next(count, requests);
@@ -348,7 +417,7 @@ int MPI_Startall(int count, MPI_Request* requests)
 int MPI_Request_free(MPI_Request* request)
 {
   HAEC_NEXT(MPI_Request_free);
-  count_call(Fn::Request_free);
+  HAEC_CALL(Request_free);
   if (request != nullptr) {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
@@ -363,7 +432,7 @@ int MPI_Request_free(MPI_Request* request)
   int MPI_##name params                                                                                                \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    count_call(Fn::name);                                                                                              \
+    HAEC_CALL(name);                                                                                                   \
     return next args;                                                                                                  \
   }
 
@@ -385,7 +454,7 @@ HAEC_COUNTED(Waitsome, (int incount, MPI_Request reqs[], int* outcount, int* ind
   int MPI_##name params                                                                                                \
   {                                                                                                                    \
     HAEC_NEXT(MPI_##name);                                                                                             \
-    count_call(Fn::name);                                                                                              \
+    HAEC_CALL(name);                                                                                                   \
     PollSink poll = state().poll;                                                                                      \
     if (poll)                                                                                                          \
       poll(1);                                                                                                         \

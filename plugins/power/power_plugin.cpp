@@ -10,10 +10,12 @@
 #include "energy_meter.hpp"
 #include "input_error.hpp"
 #include "link_energy.hpp"
+#include "mpi_calls.hpp"
 #include "power_profile.hpp"
 #include "power_tables.hpp"
 #include "run_context.hpp"
 #include "units.hpp"
+#include "workloads.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -22,7 +24,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 #include <optional>
 #include <unordered_map>
 
@@ -47,6 +52,10 @@ simgrid::config::Flag<std::string> cfg_link_wattage{
     "Link power per haec:type as type:idle_W:busy_W,... (busy = at full bandwidth; a link's wattage_range "
     "property overrides it)",
     "optical:2.1:24.3,wireless:0:2.124"};
+simgrid::config::Flag<std::string> cfg_workloads{
+    "haec/power/workloads",
+    "Workload phases: a JSON file of power profiles chosen per code region, rank or host (plugins/power/README.md)",
+    ""};
 
 // Per-host state, attached to the host as SimGrid's host_energy plugin does.
 struct HostPower {
@@ -94,10 +103,25 @@ private:
   std::unordered_map<const sg4::Link*, size_t> link_index_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<size_t>> routes_; // run-record node ids -> links
   bool crosstraffic_ = false;
-  std::unordered_map<const sg4::Activity*, std::pair<HostPower*, double>> running_; // exec -> host, core share
+  struct Running {
+    HostPower* host;
+    double share; // of a core
+    int workload;
+  };
+  std::unordered_map<const sg4::Activity*, Running> running_;
   std::unordered_map<long, HostPower*> polling_; // actor pid -> its host, inside an MPI_Test*
   std::optional<PowerSeries> series_;
   bool warned_parallel_ = false, logged_ = false;
+
+  // Workload phases (haec/power/workloads): profile index p is meter workload p + 1 on every host.
+  int workload_of(const sg4::Host* host); // for a computation the calling actor starts now
+  void load_workloads();
+  void check_workloads_used(); // regions and ranks the file names must have occurred
+  std::optional<WorkloadSet> workloads_;
+  std::vector<int> profile_of_region_;  // suite region id -> profile (-1: none, -2: not looked up)
+  std::set<std::string> regions_seen_;
+  std::vector<int> rank_of_pid_;        // -2: not looked up
+  int max_rank_seen_ = -1;
 };
 
 PowerPlugin& plugin()
@@ -180,6 +204,7 @@ void PowerPlugin::on_platform_created()
       link_index_[l] = links_.size();
       links_.push_back(info);
     }
+    load_workloads();
   } catch (const std::exception& e) {
     suite::fail_run(e.what());
   }
@@ -193,6 +218,86 @@ void PowerPlugin::on_platform_created()
   else
     XBT_INFO("no result directory (haec/out): link energy counts static power only");
   suite::add_results_writer([this](const std::string& dir) { write(dir); });
+}
+
+void PowerPlugin::load_workloads()
+{
+  const std::string file = cfg_workloads.get();
+  if (file.empty())
+    return;
+  std::ifstream in(file);
+  if (!in)
+    throw InputError(file, "cannot be read (haec/power/workloads)", "give the path of a workload JSON file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  workloads_.emplace(WorkloadSet::parse(text.str(), file));
+  for (auto const& [host, profile] : workloads_->hosts())
+    if (sg4::Host::by_name_or_null(host) == nullptr)
+      throw InputError(file, "hosts entry '" + host + "' is not a host of the platform",
+                       "use host names from the platform (hosts.csv lists them)");
+  for (sg4::Host* h : hosts_) {
+    auto& meter = h->extension<HostPower>()->meter;
+    if (!meter.profile().has_profile())
+      continue;
+    for (size_t p = 0; p < workloads_->profiles().size(); ++p)
+      meter.add_workload(workloads_->slopes(p, meter.profile(), h->get_name()));
+  }
+  XBT_INFO("workload phases from %s: %zu profiles", file.c_str(), workloads_->profiles().size());
+}
+
+int PowerPlugin::workload_of(const sg4::Host* host)
+{
+  if (!workloads_ || sg4::Actor::self() == nullptr)
+    return 0;
+  int profile = -1;
+  // Region first: the suite interns regions, so each is looked up in the file once.
+  const uint32_t region = suite::current_region();
+  if (region != suite::kNoRegion && !workloads_->regions().empty()) {
+    if (region >= profile_of_region_.size())
+      profile_of_region_.resize(region + 1, -2);
+    int& cached = profile_of_region_[region];
+    if (cached == -2) {
+      auto it = workloads_->regions().find(suite::region_text(region));
+      cached  = it == workloads_->regions().end() ? -1 : it->second;
+      if (cached >= 0)
+        regions_seen_.insert(it->first);
+    }
+    profile = cached;
+  }
+  if (profile < 0) {
+    const long pid = sg4::this_actor::get_pid();
+    if (pid >= static_cast<long>(rank_of_pid_.size()))
+      rank_of_pid_.resize(static_cast<size_t>(pid) + 1, -2);
+    int& rank = rank_of_pid_[static_cast<size_t>(pid)];
+    if (rank == -2) {
+      const char* text = sg4::Actor::self()->get_property("rank");
+      rank             = text ? std::atoi(text) : -1;
+      max_rank_seen_   = std::max(max_rank_seen_, rank);
+    }
+    profile = workloads_->choose("", rank, host->get_name());
+  }
+  return profile + 1;
+}
+
+// Names the file gives that the run never met are errors (a typo would silently keep the plain
+// model); checked before any result file is written.
+void PowerPlugin::check_workloads_used()
+{
+  if (!workloads_)
+    return;
+  for (auto const& [region, profile] : workloads_->regions())
+    if (!regions_seen_.count(region))
+      suite::fail_run(InputError(workloads_->file(), "region '" + region + "' never ran a computation",
+                                 suite::pmpi_reporting()
+                                     ? "use a region key from regions.csv"
+                                     : "regions need the PMPI layer: emulate an application built with haec cc")
+                          .what());
+  if (workloads_->max_rank() > max_rank_seen_ && max_rank_seen_ >= 0)
+    suite::fail_run(InputError(workloads_->file(),
+                               "names rank " + std::to_string(workloads_->max_rank()) + " but the highest rank is " +
+                                   std::to_string(max_rank_seen_),
+                               "use ranks below -np")
+                        .what());
 }
 
 void PowerPlugin::on_exec_start(const sg4::Exec& exec)
@@ -211,8 +316,9 @@ void PowerPlugin::on_exec_start(const sg4::Exec& exec)
   // SMPI's MPI_Iprobe spins as a computation named "iprobe" bounded to smpi/iprobe-cpu-usage of
   // a core; SimGrid's own energy plugin sees that share through the CPU load, we charge it here.
   const double share = exec.get_name() == "iprobe" ? polling_share_ : 1.0;
-  hp->meter.start_computation(share, sg4::Engine::get_clock());
-  running_[&exec] = {hp, share};
+  const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;
+  hp->meter.start_computation(share, sg4::Engine::get_clock(), workload);
+  running_[&exec] = {hp, share, workload};
   record(*hp);
 }
 
@@ -223,7 +329,7 @@ void PowerPlugin::on_completion(const sg4::Activity& activity)
   auto it = running_.find(&activity);
   if (it == running_.end())
     return; // not an execution we charged (a communication, a parallel execution...)
-  auto [hp, share] = it->second;
+  auto [hp, share, workload] = it->second;
   running_.erase(it);
   // The signal comes when the actor sees the end (wait/test): right away under SMPI. An actor
   // waiting later would be charged too long; end at the kernel's finish time when we can.
@@ -231,7 +337,7 @@ void PowerPlugin::on_completion(const sg4::Activity& activity)
   double end       = activity.get_finish_time();
   if (!(end >= 0 && end <= now))
     end = now;
-  hp->meter.end_computation(share, end); // applied at the host's last change point if later
+  hp->meter.end_computation(share, end, workload); // applied at the host's last change point if later
   if (series_)
     series_->record(hp->index, hp->meter.now(), hp->meter.watts());
 }
@@ -332,6 +438,7 @@ void PowerPlugin::finish()
 
 void PowerPlugin::write(const std::string& dir)
 {
+  check_workloads_used();
   finish();
   const double T = sg4::Engine::get_clock();
   std::vector<HostRow> hrows;

@@ -13,6 +13,7 @@
 #include "process.hpp"
 #include "simgrid_child.hpp"
 #include "units.hpp"
+#include "workloads.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -37,6 +38,7 @@ struct RunOptions {
   std::string link = "none";
   bool messages    = false;
   bool power = false, power_series = false; // --power, --power-series
+  std::string workloads;                     // --workloads FILE (implies --power)
   std::string replay;
   std::string out;
   bool force = false;
@@ -163,6 +165,16 @@ int run_simulation(RunOptions o)
   }
   if (auto it = cfg.find("haec/power/link-wattage"); it != cfg.end())
     power::parse_link_wattage_table(it->second, "--cfg haec/power/link-wattage");
+  if (cfg.count("haec/power/workloads"))
+    throw InputError("--cfg haec/power/workloads", "is set by haec run itself", "use --workloads FILE");
+  if (!o.workloads.empty()) { // the file's own errors now; regions, ranks, hosts once the run knows them
+    std::ifstream in(o.workloads);
+    if (!in)
+      throw InputError("--workloads " + o.workloads, "cannot be read", "give the path of a workload JSON file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    power::WorkloadSet::parse(text.str(), o.workloads);
+  }
   if (auto it = cfg.find("haec/link/smpi-envelope"); it != cfg.end())
     units::parse_integer(it->second, "--cfg haec/link/smpi-envelope");
   check_simgrid_settings(o.cfg);
@@ -235,8 +247,10 @@ int run_simulation(RunOptions o)
     argv.push_back("--cfg=haec/link/model:" + o.link);
     if (o.messages)
       argv.push_back("--cfg=haec/messages:yes");
-    if (o.power || o.power_series)
+    if (o.power || o.power_series || !o.workloads.empty())
       argv.push_back("--cfg=haec/power:yes");
+    if (!o.workloads.empty())
+      argv.push_back("--cfg=haec/power/workloads:" + std::filesystem::absolute(o.workloads).string());
     if (o.power_series)
       argv.push_back("--cfg=haec/power/series:yes");
     if (o.link != "none") { // the HAEC protocols model their acknowledgments: no TCP cross-traffic
@@ -279,11 +293,18 @@ int run_simulation(RunOptions o)
     std::vector<std::string> env;
     write_file_atomic((stage / "command.txt").string(), shell_line(env, argv) + "\n");
 
-    // The child writes into the staging directory; command.txt names the final one.
+    // The child writes into the staging directory; command.txt names the final one. Only paths
+    // inside the result directory are redirected (an argument merely sharing its prefix, such
+    // as a file "<out>.json", is left alone).
+    const std::string dir = out.string();
     for (auto& a : argv) {
-      auto pos = a.find(out.string());
-      if (pos != std::string::npos)
-        a.replace(pos, out.string().size(), stage.string());
+      for (const std::string& head : {std::string(""), std::string("--cfg=haec/out:"), std::string("--cfg=haec/platform:")}) {
+        if (a.compare(0, head.size() + dir.size(), head + dir) != 0)
+          continue;
+        const size_t end = head.size() + dir.size();
+        if (end == a.size() || a[end] == '/')
+          a = head + stage.string() + a.substr(end);
+      }
     }
     ChildResult r = run_child(argv, env, (stage / "stdout.txt").string(), (stage / "simgrid.log").string());
     if (r.exit_code != 0 || !fs::exists(stage / "summary.json")) {
@@ -364,6 +385,9 @@ void add_run_command(CLI::App& app)
   run->add_flag("--power", opt->power,
                 "Compute energy (haec/power): hosts.csv, links.csv and energy_j in summary.json (plugins/power/README.md)");
   run->add_flag("--power-series", opt->power_series, "As --power, and write power.csv: each host's watts over time");
+  run->add_option("--workloads", opt->workloads,
+                  "Workload phases: JSON file of power profiles per code region, rank or host (implies --power; "
+                  "plugins/power/README.md)");
   run->add_option("--replay", opt->replay, "Replay this SimGrid time-independent trace instead of running a program");
   run->add_option("-n,--np", opt->place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
   run->add_option("--out", opt->out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");

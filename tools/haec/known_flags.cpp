@@ -14,7 +14,8 @@ const std::vector<std::string>& known_haec_flags()
       "haec/link/window",   "haec/link/window-id", "haec/link/ff-symbol", "haec/link/units",
       "haec/link/partial-window", "haec/link/smpi-envelope",
       // power plugin (plugins/power)
-      "haec/power", "haec/power/series", "haec/power/polling", "haec/power/link-wattage"};
+      "haec/power", "haec/power/series", "haec/power/polling", "haec/power/link-wattage",
+      "haec/power/workloads"};
   return keys;
 }
 

@@ -7,17 +7,44 @@ HostEnergyMeter::HostEnergyMeter(HostPowerProfile profile, size_t pstate_count, 
 {
 }
 
+int HostEnergyMeter::add_workload(std::vector<double> slope_per_pstate)
+{
+  workload_slopes_.push_back(std::move(slope_per_pstate));
+  return static_cast<int>(workload_slopes_.size());
+}
+
 double HostEnergyMeter::busy_cores() const
 {
   double sum = 0;
-  for (auto const& [share, count] : running_)
-    sum += share * static_cast<double>(count);
+  for (auto const& [key, count] : running_)
+    sum += key.second * static_cast<double>(count);
   return sum;
+}
+
+double HostEnergyMeter::slope_now() const
+{
+  auto slope_of = [this](int workload) {
+    return workload == 0 ? profile_.pstates().at(static_cast<size_t>(pstate_)).slope
+                         : workload_slopes_.at(static_cast<size_t>(workload - 1)).at(static_cast<size_t>(pstate_));
+  };
+  const int first = running_.begin()->first.first;
+  if (running_.rbegin()->first.first == first) // one workload (the map is ordered by workload)
+    return slope_of(first);
+  double weighted = 0, busy = 0; // several: P_dynamic is the share-weighted mean
+  for (auto const& [key, count] : running_) {
+    weighted += key.second * static_cast<double>(count) * slope_of(key.first);
+    busy += key.second * static_cast<double>(count);
+  }
+  return busy > 0 ? weighted / busy : slope_of(first);
 }
 
 double HostEnergyMeter::watts() const
 {
-  return on_ ? profile_.watts(pstate_, busy_cores()) : profile_.off_watts();
+  if (!on_)
+    return profile_.off_watts();
+  if (running_.empty() || !profile_.has_profile())
+    return profile_.watts(pstate_, 0.0);
+  return profile_.watts(pstate_, busy_cores(), slope_now());
 }
 
 void HostEnergyMeter::advance(double now)
@@ -35,16 +62,16 @@ void HostEnergyMeter::advance(double now)
   last_ = now;
 }
 
-void HostEnergyMeter::start_computation(double share, double now)
+void HostEnergyMeter::start_computation(double share, double now, int workload)
 {
   advance(now);
-  ++running_[share];
+  ++running_[{workload, share}];
 }
 
-void HostEnergyMeter::end_computation(double share, double now)
+void HostEnergyMeter::end_computation(double share, double now, int workload)
 {
   advance(now);
-  auto it = running_.find(share);
+  auto it = running_.find({workload, share});
   if (it != running_.end() && --it->second == 0)
     running_.erase(it);
 }

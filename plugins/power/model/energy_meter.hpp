@@ -14,10 +14,14 @@ class HostEnergyMeter {
 public:
   HostEnergyMeter(HostPowerProfile profile, size_t pstate_count, double start_time = 0);
 
+  // A workload phase with its own P_dynamic: its linear slope per pstate (workloads.hpp).
+  // Returns its id for start/end_computation; workload 0 is the host's own model.
+  int add_workload(std::vector<double> slope_per_pstate);
+
   // Each call integrates up to `now` with the previous state, then applies the change.
   // A computation's `share` is the fraction of one core it uses (1 for an ordinary one).
-  void start_computation(double share, double now);
-  void end_computation(double share, double now); // ignored if no such computation runs
+  void start_computation(double share, double now, int workload = 0);
+  void end_computation(double share, double now, int workload = 0); // ignored if no such computation runs
   void set_pstate(int pstate, double now);
   void set_on(bool on, double now);
   void advance(double now); // integrate up to now, nothing changes
@@ -35,8 +39,11 @@ public:
   const HostPowerProfile& profile() const { return profile_; }
 
 private:
+  double slope_now() const; // the running computations' slope: one workload's own, or the share-weighted mean
+
   HostPowerProfile profile_;
-  std::map<double, long> running_; // share -> count: the sum is exact again once they end
+  std::map<std::pair<int, double>, long> running_; // (workload, share) -> count: sums are exact again once they end
+  std::vector<std::vector<double>> workload_slopes_; // [workload - 1][pstate]
   int pstate_ = 0;
   bool on_    = true;
   double last_;

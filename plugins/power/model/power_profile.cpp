@@ -29,24 +29,34 @@ double watts(const std::string& text, const std::string& what, const std::string
 
 } // namespace
 
-PstatePower from_simgrid(double idle, double epsilon, double all_cores)
+PstatePower from_simgrid(double idle, double epsilon, double all_cores, int sockets, double socket_w)
 {
-  return {idle, epsilon, all_cores, all_cores - epsilon};
+  const double steps = (sockets - 1) * socket_w; // 0 without sockets: SimGrid's own slope, bit for bit
+  return {idle, epsilon, all_cores, all_cores - epsilon - steps, sockets > 1 ? socket_w : 0};
 }
 
-PstatePower from_calibration(double idle, double one_core, double all_cores, int cores)
+PstatePower from_calibration(double idle, double one_core, double all_cores, int cores, int sockets,
+                             double socket_w)
 {
   const double n       = cores;
-  const double dynamic = (all_cores - one_core) * n / (n - 1);
-  return from_simgrid(idle, all_cores - dynamic, all_cores);
+  const double steps   = (sockets - 1) * socket_w;
+  const double dynamic = (all_cores - one_core - steps) * n / (n - 1);
+  return from_simgrid(idle, all_cores - dynamic - steps, all_cores, sockets, socket_w);
 }
 
-HostPowerProfile::HostPowerProfile(std::vector<PstatePower> pstates, double off_watts, int cores)
-    : pstates_(std::move(pstates)), off_(off_watts), cores_(cores)
+HostPowerProfile::HostPowerProfile(std::vector<PstatePower> pstates, double off_watts, int cores, int sockets)
+    : pstates_(std::move(pstates)), off_(off_watts), cores_(cores), sockets_(sockets)
 {
 }
 
 double HostPowerProfile::watts(int pstate, double busy_cores) const
+{
+  if (pstates_.empty())
+    return 0.0;
+  return watts(pstate, busy_cores, pstates_.at(static_cast<size_t>(pstate)).slope);
+}
+
+double HostPowerProfile::watts(int pstate, double busy_cores, double slope) const
 {
   if (pstates_.empty())
     return 0.0;
@@ -55,7 +65,16 @@ double HostPowerProfile::watts(int pstate, double busy_cores) const
   double load = busy_cores / cores_;
   if (load > 1)
     load = 1;
-  return load > 0 ? p.epsilon + load * p.slope : p.idle;
+  if (!(load > 0))
+    return p.idle;
+  double w = p.epsilon + load * slope;
+  if (sockets_ > 1) { // sockets fill one after the other
+    const double per_socket = static_cast<double>(cores_ / sockets_);
+    const double busy       = busy_cores < cores_ ? busy_cores : cores_;
+    const double awake      = std::ceil(busy / per_socket);
+    w += (awake - 1) * p.socket;
+  }
+  return w;
 }
 
 HostPowerProfile parse_host_power(const std::string& host, const PropertyLookup& property, size_t pstate_count,
@@ -81,6 +100,38 @@ HostPowerProfile parse_host_power(const std::string& host, const PropertyLookup&
 
   if (!simgrid_form && !thesis_form)
     return HostPowerProfile({}, off, cores);
+
+  // Sockets: S equal groups of cores, each awake one beyond the first adding socket watts.
+  int sockets = 1;
+  if (const char* text = property("haec:sockets")) {
+    const std::string what = where + " property haec:sockets";
+    double v               = 0;
+    try {
+      v = units::parse_number(trim(text), what);
+    } catch (const InputError&) {
+      v = -1;
+    }
+    if (!(v >= 1) || v != std::floor(v) || v > cores || cores % static_cast<int>(v) != 0)
+      throw InputError(what, "'" + trim(text) + "' is not a socket count dividing the " + std::to_string(cores) + " cores",
+                       "give a whole number of sockets that divides the core count, e.g. 2");
+    sockets = static_cast<int>(v);
+  }
+  std::vector<double> socket_w(pstate_count, 0.0);
+  const char* socket_text = property("haec:socket_wattage");
+  if (sockets > 1 && socket_text == nullptr)
+    throw InputError(where + " property haec:sockets", "has no haec:socket_wattage",
+                     "give the watts each extra awake socket adds, e.g. haec:socket_wattage=5");
+  if (socket_text != nullptr) {
+    const std::string what = where + " property haec:socket_wattage";
+    if (sockets < 2)
+      throw InputError(what, "is set but the host has one socket", "set haec:sockets to 2 or more, or drop it");
+    auto values = split(socket_text, ',');
+    if (values.size() != 1 && values.size() != pstate_count)
+      throw InputError(what, std::to_string(values.size()) + " values for " + std::to_string(pstate_count) + " pstates",
+                       "give one value for every pstate or one per pstate");
+    for (size_t i = 0; i < pstate_count; ++i)
+      socket_w[i] = watts(values[values.size() == 1 ? 0 : i], what, "give watts >= 0, e.g. 5");
+  }
 
   const std::string name = simgrid_form ? "wattage_per_state" : "haec:wattage_calibration";
   const std::string form = simgrid_form ? "idle:epsilon:all_cores (or idle:all_cores)" : "idle:one_core:all_cores";
@@ -113,12 +164,15 @@ HostPowerProfile parse_host_power(const std::string& host, const PropertyLookup&
     }
     PstatePower p;
     if (simgrid_form)
-      p = from_simgrid(v[0], v[1], v[2]);
+      p = from_simgrid(v[0], v[1], v[2], sockets, socket_w[i]);
     else {
       if (v[2] < v[1])
         throw InputError(what, "all_cores " + text[2] + " W is below one_core " + text[1] + " W",
                          "give idle:one_core:all_cores with all_cores >= one_core");
-      p = from_calibration(v[0], v[1], v[2], cores);
+      if (sockets > 1 && v[2] - v[1] < (sockets - 1) * socket_w[i])
+        throw InputError(what, "the socket steps exceed all_cores - one_core",
+                         "lower haec:socket_wattage or check the calibration");
+      p = from_calibration(v[0], v[1], v[2], cores, sockets, socket_w[i]);
       if (p.epsilon < 0)
         throw InputError(what, "the calibration implies a negative static power",
                          "check one_core and all_cores (P_static = PN - (PN - P1) * n / (n - 1))");
@@ -126,11 +180,13 @@ HostPowerProfile parse_host_power(const std::string& host, const PropertyLookup&
     if (p.all_cores < p.idle)
       throw InputError(what, "all_cores " + text[2] + " W is below idle " + text[0] + " W", "give all_cores >= idle");
     if (p.slope < 0)
-      throw InputError(what, "all_cores " + text[2] + " W is below epsilon " + text[1] + " W",
-                       "give all_cores >= epsilon (P_static)");
+      throw InputError(what,
+                       sockets > 1 ? "all_cores " + text[2] + " W is below epsilon plus the socket steps"
+                                   : "all_cores " + text[2] + " W is below epsilon " + text[1] + " W",
+                       "give all_cores >= epsilon (P_static)" + std::string(sockets > 1 ? " + (S - 1) * socket" : ""));
     pstates.push_back(p);
   }
-  return HostPowerProfile(std::move(pstates), off, cores);
+  return HostPowerProfile(std::move(pstates), off, cores, sockets);
 }
 
 } // namespace haec::power

@@ -1,0 +1,192 @@
+// Receives the PMPI layer's call entries and exits (haec_suite_mpi_enter/exit), keeps each
+// rank's position between calls, and writes regions.csv: every code region (the code between
+// two MPI calls, keyed by their call sites) with its computations, flops and seconds. Power
+// workload profiles and DVFS task keys are named by these regions and sites.
+#include "atomic_file.hpp"
+#include "mpi_calls.hpp"
+#include "run_context.hpp"
+#include "units.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <xbt/log.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_calls, smpi, "haec-smpi: MPI call sites and code regions");
+
+namespace sg4 = simgrid::s4u;
+
+namespace haec::suite {
+namespace {
+
+struct Position {
+  uint32_t last_site = kNoSite; // the call the rank last left (kNoSite: none yet)
+  uint32_t in_site   = kNoSite; // the call it is inside, kNoSite when outside
+};
+
+struct RegionStats {
+  uint64_t computations = 0;
+  double flops = 0, seconds = 0;
+};
+
+struct Calls {
+  SiteTable table;
+  std::unordered_map<const void*, uint32_t> site_of_address; // per rank copy: raw return address -> site
+  std::vector<Position> positions;                           // by actor pid
+  std::vector<std::function<void(const MpiCall&)>> observers;
+  std::unordered_map<const sg4::Activity*, uint32_t> running; // exec -> region
+  std::vector<RegionStats> stats;                             // by region id
+  bool reporting = false;
+};
+
+Calls& calls()
+{
+  static Calls c;
+  return c;
+}
+
+Position& position(long pid)
+{
+  auto& v = calls().positions;
+  if (pid >= static_cast<long>(v.size()))
+    v.resize(static_cast<size_t>(pid) + 1);
+  return v[static_cast<size_t>(pid)];
+}
+
+uint32_t intern(const char* function, const void* caller)
+{
+  Calls& c = calls();
+  auto it  = c.site_of_address.find(caller);
+  if (it != c.site_of_address.end())
+    return it->second;
+  Dl_info info{};
+  std::string object = "?";
+  uint64_t offset    = reinterpret_cast<uintptr_t>(caller);
+  if (dladdr(caller, &info) != 0 && info.dli_fname != nullptr) {
+    object = object_name(info.dli_fname, static_cast<long>(getpid()));
+    offset = reinterpret_cast<uintptr_t>(caller) - reinterpret_cast<uintptr_t>(info.dli_fbase);
+  }
+  uint32_t id = c.table.site(call_site_text(function, object, offset));
+  c.site_of_address.emplace(caller, id);
+  return id;
+}
+
+void notify(long pid, uint32_t site, bool enter)
+{
+  for (auto const& observer : calls().observers)
+    observer(MpiCall{pid, site, enter, sg4::Engine::get_clock()});
+}
+
+void write_regions(const std::string& dir)
+{
+  Calls& c = calls();
+  if (!c.reporting)
+    return;
+  std::ostringstream out;
+  out << "region,computations,flops,seconds\n";
+  for (size_t r = 0; r < c.stats.size(); ++r) {
+    if (c.stats[r].computations == 0)
+      continue;
+    out << '"' << c.table.region_text(static_cast<uint32_t>(r)) << "\"," << c.stats[r].computations << ','
+        << units::exact(c.stats[r].flops) << ',' << units::exact(c.stats[r].seconds) << '\n';
+  }
+  write_file_atomic(dir + "/regions.csv", out.str());
+}
+
+struct Registration {
+  Registration()
+  {
+    sg4::Exec::on_start_cb([](sg4::Exec const& exec) {
+      Calls& c = calls();
+      if (!c.reporting || exec.get_host_number() != 1)
+        return;
+      uint32_t region = current_region();
+      if (region == kNoRegion)
+        return;
+      if (region >= c.stats.size())
+        c.stats.resize(region + 1);
+      c.stats[region].computations++;
+      c.stats[region].flops += exec.get_cost();
+      c.running[&exec] = region;
+    });
+    sg4::Activity::on_completion_cb([](sg4::Activity const& a) {
+      Calls& c = calls();
+      auto it  = c.running.find(&a);
+      if (it == c.running.end())
+        return;
+      double end = a.get_finish_time() >= 0 ? a.get_finish_time() : sg4::Engine::get_clock();
+      c.stats[it->second].seconds += end - a.get_start_time();
+      c.running.erase(it);
+    });
+    add_results_writer(write_regions);
+  }
+} registration;
+
+} // namespace
+
+uint32_t current_region()
+{
+  Calls& c = calls();
+  if (!c.reporting || sg4::Actor::self() == nullptr)
+    return kNoRegion;
+  const Position& p = position(sg4::this_actor::get_pid());
+  return c.table.region(p.last_site, p.in_site);
+}
+
+const std::string& region_text(uint32_t region)
+{
+  static const std::string none = "";
+  return region == kNoRegion ? none : calls().table.region_text(region);
+}
+
+const std::string& site_text(uint32_t site)
+{
+  return calls().table.site_text(site);
+}
+
+bool pmpi_reporting()
+{
+  return calls().reporting;
+}
+
+void add_mpi_call_observer(std::function<void(const MpiCall&)> observer)
+{
+  calls().observers.push_back(std::move(observer));
+}
+
+} // namespace haec::suite
+
+// Called by our PMPI library (weak references there) at each MPI call's entry and exit, from
+// the calling rank's actor; `caller` is the return address into the application.
+extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
+{
+  using namespace haec::suite;
+  if (sg4::Actor::self() == nullptr)
+    return;
+  Calls& c        = calls();
+  c.reporting     = true;
+  const long pid  = sg4::this_actor::get_pid();
+  uint32_t site   = intern(function, caller);
+  position(pid).in_site = site;
+  if (!c.observers.empty())
+    notify(pid, site, true);
+}
+
+extern "C" void haec_suite_mpi_exit(void)
+{
+  using namespace haec::suite;
+  if (sg4::Actor::self() == nullptr)
+    return;
+  const long pid = sg4::this_actor::get_pid();
+  Position& p    = position(pid);
+  const uint32_t site = p.in_site;
+  p.last_site = site;
+  p.in_site   = kNoSite;
+  if (!calls().observers.empty())
+    notify(pid, site, false);
+}

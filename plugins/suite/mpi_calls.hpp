@@ -1,0 +1,34 @@
+// What the suite knows about the application's MPI calls, from our PMPI layer (applications
+// built with `haec cc` / linked with libhaec_pmpi): each rank's position between calls, so a
+// computation can be tied to its code region. Without the layer (trace replay, plain smpicc)
+// nothing is reported and every computation is in region kNoRegion.
+#pragma once
+#include "call_sites.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace haec::suite {
+
+constexpr uint32_t kNoRegion = UINT32_MAX;
+
+// The region of a computation the calling actor starts now: inside an MPI call (SMPI runs the
+// application's measured burst at the call's entry) the region ends at that call; outside one
+// (smpi_execute_flops) it is open-ended. kNoRegion without the PMPI layer or outside an actor.
+uint32_t current_region();
+const std::string& region_text(uint32_t region);
+// True once the PMPI layer reported a call.
+bool pmpi_reporting();
+
+struct MpiCall {
+  long pid;       // the rank's actor
+  uint32_t site;  // interned call site (function@object+offset)
+  bool enter;     // entering (true) or leaving the call
+  double time;    // simulated clock
+};
+// Observers see every reported call entry and exit (DVFS iteration detection, ...).
+void add_mpi_call_observer(std::function<void(const MpiCall&)> observer);
+const std::string& site_text(uint32_t site);
+
+} // namespace haec::suite
