@@ -112,6 +112,7 @@ private:
   std::unordered_map<long, HostPower*> polling_; // actor pid -> its host, inside an MPI_Test*
   std::optional<PowerSeries> series_;
   bool warned_parallel_ = false, logged_ = false;
+  unsigned long long change_points_ = 0; // computation starts and ends, pstate and state changes
 
   // Workload phases (haec/power/workloads): profile index p is meter workload p + 1 on every host.
   int workload_of(const sg4::Host* host); // for a computation the calling actor starts now
@@ -318,6 +319,7 @@ void PowerPlugin::on_exec_start(const sg4::Exec& exec)
   const double share = exec.get_name() == "iprobe" ? polling_share_ : 1.0;
   const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;
   hp->meter.start_computation(share, sg4::Engine::get_clock(), workload);
+  ++change_points_;
   running_[&exec] = {hp, share, workload};
   record(*hp);
 }
@@ -338,6 +340,7 @@ void PowerPlugin::on_completion(const sg4::Activity& activity)
   if (!(end >= 0 && end <= now))
     end = now;
   hp->meter.end_computation(share, end, workload); // applied at the host's last change point if later
+  ++change_points_;
   if (series_)
     series_->record(hp->index, hp->meter.now(), hp->meter.watts());
 }
@@ -350,6 +353,7 @@ void PowerPlugin::on_host_change(const sg4::Host& host)
   if (!hp)
     return;
   const double now = sg4::Engine::get_clock();
+  ++change_points_;
   hp->meter.set_on(host.is_on(), now); // integrates with the previous pstate first
   hp->meter.set_pstate(static_cast<int>(host.get_pstate()), now);
   if (!host.is_on()) { // its actors die inside MPI_Test* without ending their polling
@@ -461,6 +465,7 @@ void PowerPlugin::write(const std::string& dir)
   suite::add_summary_entry("energy_j", units::exact(host_total + link_total));
   suite::add_summary_entry("host_energy_j", units::exact(host_total));
   suite::add_summary_entry("link_energy_j", units::exact(link_total));
+  suite::add_summary_entry("power_change_points", std::to_string(change_points_));
   log_totals();
 }
 
