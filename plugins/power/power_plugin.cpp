@@ -72,6 +72,9 @@ struct LinkInfo {
   LinkWattage wattage;
   double bytes   = 0; // occupancy: the integral of the link's usage (bytes/s) over the run
   double payload = 0; // MPI payload of the transfers routed through it
+  double off_s   = 0; // time switched off, up to off_since
+  double off_since = -1; // when it went off, -1 while on
+  double off_until(double now) const { return off_s + (off_since >= 0 ? now - off_since : 0); }
 };
 
 // Routes (as link indices) are cached per node pair; beyond this many pairs the cache restarts.
@@ -83,6 +86,7 @@ public:
   void on_exec_start(const sg4::Exec& exec);
   void on_completion(const sg4::Activity& activity);
   void on_host_change(const sg4::Host& host);
+  void on_link_state(const sg4::Link& link);
   void on_polling(bool begin);
   void on_transfer(const suite::Transfer& t);
   const std::vector<size_t>& route(uint32_t src_node, uint32_t dst_node);
@@ -197,11 +201,13 @@ void PowerPlugin::on_platform_created()
     auto links = sg4::Engine::get_instance()->get_all_links();
     std::sort(links.begin(), links.end(), [](sg4::Link* a, sg4::Link* b) { return a->get_name() < b->get_name(); });
     for (sg4::Link* l : links) {
-      LinkInfo info{l, l->get_property("haec:type") ? l->get_property("haec:type") : "", {}, 0, 0};
+      LinkInfo info{l, l->get_property("haec:type") ? l->get_property("haec:type") : "", {}};
       if (const char* range = l->get_property("wattage_range"))
-        info.wattage = parse_wattage_range(l->get_name(), range);
+        info.wattage = parse_wattage_range(l->get_name(), range, l->get_property("wattage_off"));
       else if (auto it = table.find(info.type); it != table.end())
         info.wattage = it->second;
+      if (!l->is_on())
+        info.off_since = now;
       link_index_[l] = links_.size();
       links_.push_back(info);
     }
@@ -369,6 +375,26 @@ void PowerPlugin::on_host_change(const sg4::Host& host)
   record(*hp);
 }
 
+// A link switched off draws its off power (SimGrid's link_energy documents wattage_off but never
+// charges it); idle and dynamic power only while on.
+void PowerPlugin::on_link_state(const sg4::Link& link)
+{
+  if (!enabled_)
+    return;
+  auto it = link_index_.find(&link);
+  if (it == link_index_.end())
+    return;
+  LinkInfo& l      = links_[it->second];
+  const double now = sg4::Engine::get_clock();
+  if (!link.is_on() && l.off_since < 0)
+    l.off_since = now;
+  else if (link.is_on() && l.off_since >= 0) {
+    l.off_s += now - l.off_since;
+    l.off_since = -1;
+  }
+  ++change_points_;
+}
+
 const std::vector<size_t>& PowerPlugin::route(uint32_t src_node, uint32_t dst_node)
 {
   auto key = std::make_pair(src_node, dst_node);
@@ -454,8 +480,9 @@ void PowerPlugin::write(const std::string& dir)
   }
   std::vector<LinkRow> lrows;
   for (auto const& l : links_) {
-    double e = link_energy_j(l.wattage, l.link->get_bandwidth(), T, l.bytes);
-    lrows.push_back({l.link->get_name(), l.type, l.bytes, e, l.payload});
+    const double off = l.off_until(T);
+    double e         = link_energy_j(l.wattage, l.link->get_bandwidth(), T - off, l.bytes, off);
+    lrows.push_back({l.link->get_name(), l.type, l.bytes, e, l.payload, off});
     link_total += e;
   }
   write_file_atomic(dir + "/hosts.csv", hosts_csv(hrows, T));
@@ -480,7 +507,7 @@ void PowerPlugin::log_totals()
   for (sg4::Host* h : hosts_)
     hosts += h->extension<HostPower>()->meter.energy_j();
   for (auto const& l : links_)
-    links += link_energy_j(l.wattage, l.link->get_bandwidth(), T, l.bytes);
+    links += link_energy_j(l.wattage, l.link->get_bandwidth(), T - l.off_until(T), l.bytes, l.off_until(T));
   XBT_INFO("Energy: hosts %.17g J, links %.17g J, total %.17g J", hosts, links, hosts + links);
 }
 
@@ -495,6 +522,7 @@ struct Registration {
     sg4::Activity::on_completion_cb([](sg4::Activity const& a) { plugin().on_completion(a); });
     sg4::Host::on_speed_change_cb([](sg4::Host const& h) { plugin().on_host_change(h); });
     sg4::Host::on_state_change_cb([](sg4::Host const& h) { plugin().on_host_change(h); });
+    sg4::Link::on_state_change_cb([](sg4::Link const& l) { plugin().on_link_state(l); });
     sg4::Engine::on_simulation_end_cb([] { plugin().log_totals(); });
   }
 } registration;

@@ -36,10 +36,14 @@ static void dvfs()
     sg4::this_actor::sleep_for(0.000737);
     h0->set_pstate(i % 3);
     h1->set_pstate((i + 1) % 3);
-    if (i % 4 == 1)
+    if (i % 4 == 1) {
       h2->turn_off();
-    if (i % 4 == 3)
+      sg4::Link::by_name("l2")->turn_off();
+    }
+    if (i % 4 == 3) {
       h2->turn_on();
+      sg4::Link::by_name("l2")->turn_on();
+    }
   }
 }
 struct Probe {
@@ -87,7 +91,7 @@ cat > p.xml <<'XML'
     </host>
     <link id="l0" bandwidth="1.25GBps" latency="1.5us"><prop id="wattage_range" value="3:13"/></link>
     <link id="l1" bandwidth="1GBps" latency="1.5us"><prop id="wattage_range" value="2.1:24.3"/></link>
-    <link id="l2" bandwidth="1.25GBps" latency="1.5us"/>
+    <link id="l2" bandwidth="1.25GBps" latency="1.5us"><prop id="wattage_range" value="1:4"/><prop id="wattage_off" value="0.25"/></link>
     <link id="bb" bandwidth="0.5GBps" latency="0.5us"><prop id="wattage_range" value="1:5"/></link>
     <route src="h0" dst="h1"><link_ctn id="l0"/><link_ctn id="bb"/><link_ctn id="l1"/></route>
     <route src="h0" dst="h2"><link_ctn id="l0"/><link_ctn id="bb"/><link_ctn id="l2"/></route>
@@ -160,7 +164,12 @@ T = float(open("probe.txt").read().split("clock")[1])
 l = {r["link"]: r for r in csv.DictReader(open("outA/links.csv"))}
 e = 3 * T + 10 * float(l["l0"]["bytes"]) / 1.25e9
 assert abs(float(l["l0"]["energy_j"]) - e) < 1e-12 * e, (l["l0"], e)
-assert float(l["l2"]["energy_j"]) == 0 and float(l["bb"]["bytes"]) > 0
+# l2 (unused) is switched off with h2: idle power while on, its wattage_off while off.
+off = float(l["l2"]["off_s"])
+assert off > 0 and abs(off - float(h["h2"]["off_s"])) < 1e-12, (l["l2"], h["h2"]["off_s"])
+e2 = 1 * (T - off) + 0.25 * off
+assert float(l["l2"]["bytes"]) == 0 and abs(float(l["l2"]["energy_j"]) - e2) < 1e-12 * e2, (l["l2"], e2)
+assert float(l["bb"]["bytes"]) > 0
 print("A: pstates 0-2 used on h0, h2 off for", h["h2"]["off_s"], "s; l0 energy", l["l0"]["energy_j"], "J")
 PY
 

@@ -57,8 +57,8 @@ TEST(PowerTables, HostsAndLinksCsv)
             "node-1,0,0,0,7,100,0,7,\n");
   EXPECT_EQ(hosts_csv(rows, 0).substr(0, 68),
             "host,energy_j,mean_power_w,busy_s,idle_s,idle_pct,off_s,pstate0_s,ps");
-  EXPECT_EQ(links_csv({{"l0", "optical", 1e9, 2.8104, 999999984}}),
-            "link,type,bytes,energy_j,payload_bytes\nl0,optical,1000000000,2.8104,999999984\n");
+  EXPECT_EQ(links_csv({{"l0", "optical", 1e9, 2.8104, 999999984, 0.5}}),
+            "link,type,bytes,energy_j,payload_bytes,off_s\nl0,optical,1000000000,2.8104,999999984,0.5\n");
 }
 
 TEST(PowerTables, SeriesCollapsesAndSorts)
@@ -73,4 +73,18 @@ TEST(PowerTables, SeriesCollapsesAndSorts)
   s.record(0, 3, 200);
   s.record(0, 3, 180); // back to the previous value at the same instant: no point at 3
   EXPECT_EQ(s.csv({"a", "b"}), "time,host,watts\n0,a,100\n0,b,50\n1,a,180\n2,b,60\n");
+}
+
+TEST(LinkEnergyOff, OffPowerWhileSwitchedOff)
+{
+  auto t = haec::power::parse_link_wattage_table("optical:2.1:24.3:0.5,wireless:0:2.124", "cfg");
+  EXPECT_EQ(t.at("optical").off, 0.5);
+  EXPECT_EQ(t.at("wireless").off, 0.0);
+  // 3 s on, 2 s off, 1e9 bytes at 31.25e9 B/s: 2.1 * 3 + 22.2 * 1e9 / 31.25e9 + 0.5 * 2
+  EXPECT_NEAR(haec::power::link_energy_j(t.at("optical"), 31.25e9, 3, 1e9, 2), 6.3 + 0.7104 + 1.0, 1e-12);
+  auto w = haec::power::parse_wattage_range("l2", "1:4", "0.25");
+  EXPECT_EQ(w.off, 0.25);
+  EXPECT_THROW(haec::power::parse_wattage_range("l2", "1:4", "-1"), haec::InputError);
+  EXPECT_THROW(haec::power::parse_link_wattage_table("optical:2.1:24.3:-1", "cfg"), haec::InputError);
+  EXPECT_THROW(haec::power::parse_link_wattage_table("optical:2.1:24.3:1:2", "cfg"), haec::InputError);
 }

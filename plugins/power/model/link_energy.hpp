@@ -14,22 +14,25 @@
 namespace haec::power {
 
 struct LinkWattage {
-  double idle = 0; // W, always drawn
+  double idle = 0; // W, drawn while on
   double busy = 0; // W at full bandwidth
+  double off  = 0; // W while switched off (Link::turn_off)
 };
 
-// "type:idle:busy,type:idle:busy" (e.g. "optical:2.1:24.3,wireless:0:2.124"); empty text gives
+// "type:idle:busy[:off],..." (e.g. "optical:2.1:24.3,wireless:0:2.124"); empty text gives
 // an empty table. Throws haec::InputError naming `what` on a malformed entry, a duplicate type,
 // negative watts or busy < idle.
 std::map<std::string, LinkWattage> parse_link_wattage_table(const std::string& text, const std::string& what);
 
-// SimGrid's link property wattage_range, "idle:busy". Throws haec::InputError naming the link.
-LinkWattage parse_wattage_range(const std::string& link, const std::string& text);
+// SimGrid's link properties wattage_range, "idle:busy", and wattage_off (nullptr: 0 W; SimGrid
+// 3.32's link_energy plugin documents it but never charges it). Throws haec::InputError naming
+// the link.
+LinkWattage parse_wattage_range(const std::string& link, const std::string& text, const char* off_text = nullptr);
 
 // Joules per bit carried by a link of `bandwidth_Bps` bytes/s.
 double joules_per_bit(const LinkWattage& w, double bandwidth_Bps);
 
-// Energy of a link over `seconds` having carried `bytes`.
-double link_energy_j(const LinkWattage& w, double bandwidth_Bps, double seconds, double bytes);
+// Energy of a link on for `seconds` (and off for `off_seconds`) having carried `bytes`.
+double link_energy_j(const LinkWattage& w, double bandwidth_Bps, double seconds, double bytes, double off_seconds = 0);
 
 } // namespace haec::power

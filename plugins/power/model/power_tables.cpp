@@ -52,10 +52,10 @@ std::string hosts_csv(const std::vector<HostRow>& rows, double makespan_s)
 std::string links_csv(const std::vector<LinkRow>& rows)
 {
   std::ostringstream out;
-  out << "link,type,bytes,energy_j,payload_bytes\n";
+  out << "link,type,bytes,energy_j,payload_bytes,off_s\n";
   for (auto const& r : rows)
     out << r.link << ',' << r.type << ',' << fixed(r.bytes) << ',' << exact(r.energy_j) << ',' << fixed(r.payload)
-        << '\n';
+        << ',' << exact(r.off_s) << '\n';
   return out.str();
 }
 

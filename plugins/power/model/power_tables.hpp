@@ -19,6 +19,7 @@ struct LinkRow {
   double bytes    = 0; // occupied: the integral of the link's usage (see link_energy.hpp)
   double energy_j = 0;
   double payload  = 0; // MPI payload of the transfers routed through it
+  double off_s    = 0; // seconds switched off
 };
 
 // host,energy_j,mean_power_w,busy_s,idle_s,idle_pct,off_s,pstate0_s,...: mean power and idle
