@@ -60,9 +60,10 @@ simgrid::config::Flag<std::string> cfg_workloads{
 // Per-host state, attached to the host as SimGrid's host_energy plugin does.
 struct HostPower {
   static simgrid::xbt::Extension<sg4::Host, HostPower> EXTENSION_ID;
-  HostPower(size_t i, HostEnergyMeter m) : index(i), meter(std::move(m)) {}
+  HostPower(size_t i, HostEnergyMeter m, double polling) : index(i), meter(std::move(m)), polling_share(polling) {}
   size_t index; // row in hosts.csv and power.csv
   HostEnergyMeter meter;
+  double polling_share; // of a core, while a rank polls (haec:polling, else haec/power/polling)
 };
 simgrid::xbt::Extension<sg4::Host, HostPower> HostPower::EXTENSION_ID;
 
@@ -190,7 +191,14 @@ void PowerPlugin::on_platform_created()
       HostEnergyMeter meter(std::move(profile), h->get_pstate_count(), now);
       meter.set_pstate(static_cast<int>(h->get_pstate()), now);
       meter.set_on(h->is_on(), now);
-      h->extension_set(new HostPower(i, std::move(meter)));
+      double polling = polling_share_;
+      if (const char* text = h->get_property("haec:polling")) {
+        const std::string what = "host " + h->get_name() + " property haec:polling";
+        polling                = units::parse_number(text, what);
+        if (!(polling >= 0 && polling <= 1))
+          throw InputError(what, "must be in [0,1]", "give the share of a core a polling loop uses, e.g. 0.5");
+      }
+      h->extension_set(new HostPower(i, std::move(meter), polling));
       host_names_.push_back(h->get_name());
     }
     if (without > 0)
@@ -297,7 +305,7 @@ void PowerPlugin::check_workloads_used()
       suite::fail_run(InputError(workloads_->file(), "region '" + region + "' never ran a computation",
                                  suite::pmpi_reporting()
                                      ? "use a region key from regions.csv"
-                                     : "regions need the PMPI layer: emulate an application built with haec cc")
+                                     : "regions need the PMPI layer (haec cc) or a trace replay")
                           .what());
   if (workloads_->max_rank() > max_rank_seen_ && max_rank_seen_ >= 0)
     suite::fail_run(InputError(workloads_->file(),
@@ -322,7 +330,7 @@ void PowerPlugin::on_exec_start(const sg4::Exec& exec)
     return;
   // SMPI's MPI_Iprobe spins as a computation named "iprobe" bounded to smpi/iprobe-cpu-usage of
   // a core; SimGrid's own energy plugin sees that share through the CPU load, we charge it here.
-  const double share = exec.get_name() == "iprobe" ? polling_share_ : 1.0;
+  const double share = exec.get_name() == "iprobe" ? hp->polling_share : 1.0;
   const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;
   hp->meter.start_computation(share, sg4::Engine::get_clock(), workload);
   ++change_points_;
@@ -365,7 +373,7 @@ void PowerPlugin::on_host_change(const sg4::Host& host)
   if (!host.is_on()) { // its actors die inside MPI_Test* without ending their polling
     for (auto it = polling_.begin(); it != polling_.end();) {
       if (it->second == hp) {
-        hp->meter.end_computation(polling_share_, now);
+        hp->meter.end_computation(hp->polling_share, now);
         it = polling_.erase(it);
       } else {
         ++it;
@@ -432,12 +440,12 @@ void PowerPlugin::on_polling(bool begin)
     if (!hp || polling_.count(pid))
       return;
     polling_[pid] = hp;
-    hp->meter.start_computation(polling_share_, now);
+    hp->meter.start_computation(hp->polling_share, now);
     record(*hp);
   } else if (auto it = polling_.find(pid); it != polling_.end()) {
     HostPower* hp = it->second;
     polling_.erase(it);
-    hp->meter.end_computation(polling_share_, now);
+    hp->meter.end_computation(hp->polling_share, now);
     record(*hp);
   }
 }

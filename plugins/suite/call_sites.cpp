@@ -177,6 +177,22 @@ extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
     notify(pid, site, true);
 }
 
+namespace haec::suite {
+// Trace replay (replay_actions.cpp): an action entered, named by its text rather than an address.
+void enter_named_site(const std::string& text)
+{
+  if (sg4::Actor::self() == nullptr)
+    return;
+  Calls& c       = calls();
+  c.reporting    = true;
+  const long pid = sg4::this_actor::get_pid();
+  uint32_t site  = c.table.site(text);
+  position(pid).in_site = site;
+  if (!c.observers.empty())
+    notify(pid, site, true);
+}
+} // namespace haec::suite
+
 extern "C" void haec_suite_mpi_exit(void)
 {
   using namespace haec::suite;

@@ -1,7 +1,7 @@
 // What the suite knows about the application's MPI calls, from our PMPI layer (applications
-// built with `haec cc` / linked with libhaec_pmpi): each rank's position between calls, so a
-// computation can be tied to its code region. Without the layer (trace replay, plain smpicc)
-// nothing is reported and every computation is in region kNoRegion.
+// built with `haec cc` / linked with libhaec_pmpi) or, in trace replay, from the replayed
+// actions: each rank's position between calls, so a computation can be tied to its code region.
+// Without either (plain smpicc) nothing is reported and every computation is in kNoRegion.
 #pragma once
 #include "call_sites.hpp"
 
@@ -30,5 +30,9 @@ struct MpiCall {
 // Observers see every reported call entry and exit (DVFS iteration detection, ...).
 void add_mpi_call_observer(std::function<void(const MpiCall&)> observer);
 const std::string& site_text(uint32_t site);
+
+// Trace replay: the calling rank enters an action (replay_actions.cpp), e.g. "MPI_Isend@trace:3";
+// leaving it is haec_suite_mpi_exit() as for a PMPI call.
+void enter_named_site(const std::string& text);
 
 } // namespace haec::suite

@@ -107,6 +107,47 @@ assert round(one, 9) in seen, ("other computations keep one_core power", sorted(
 print("region profile: levels", sorted(seen))
 PY
 
+# --- replay regions: the suite sees replayed actions as calls --------------------------------
+$py - <<'PY'
+import csv
+rows = list(csv.DictReader(open("plain/regions.csv")))
+assert rows and all("@trace" in r["region"] and r["region"].endswith(">*") for r in rows), rows[:3]
+assert any(r["region"].startswith("MPI_Recv@trace:") for r in rows), [r["region"] for r in rows]
+PY
+busiest=$($py -c '
+import csv; rows = list(csv.DictReader(open("plain/regions.csv")))
+print(max(rows, key=lambda r: int(r["computations"]))["region"])')
+printf '{"profiles": {"zero": {"dynamic_scale": 0}}, "regions": {"%s": "zero"}}\n' "$busiest" > replay-region.json
+"$haec" run --platform cluster:2,preset=taurus --replay trace/lu.txt --workloads replay-region.json --out replay-region --quiet
+$py - <<'PY'
+import json
+a = json.load(open("plain/summary.json")); b = json.load(open("replay-region/summary.json"))
+assert b["host_energy_j"] < a["host_energy_j"] and a["makespan_s"] == b["makespan_s"], (a, b)
+PY
+
+# --- per-host polling share (haec:polling overrides haec/power/polling) ----------------------
+cat > poll.xml <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="h0" speed="1Gf"><prop id="wattage_per_state" value="10:20:60"/><prop id="haec:polling" value="0.25"/></host>
+    <host id="h1" speed="1Gf"><prop id="wattage_per_state" value="10:20:60"/></host>
+    <link id="l" bandwidth="1.25GBps" latency="1.5us"/>
+    <route src="h0" dst="h1"><link_ctn id="l"/></route>
+  </zone>
+</platform>
+XML
+printf 'h0\nh1\n' > poll.hosts
+"$haec" run --platform poll.xml --hostfile poll.hosts --np 2 --power-series --out poll --quiet -- "$build/bin/poll_vs_sleep" iprobe 20
+$py - <<'PY'
+import csv
+pts = [(float(r["time"]), float(r["watts"])) for r in csv.DictReader(open("poll/power.csv")) if r["host"] == "h0"]
+at30 = sum(b[0] - a[0] for a, b in zip(pts, pts[1:]) if abs(a[1] - 30) < 1e-9)
+assert at30 > 0.019, ("h0 polls ~20 ms at a quarter of its core: 20 + 0.25 * 40 W", pts[:10])
+print("per-host polling: h0 at 30 W for %.4f s" % at30)
+PY
+
 # --- bad inputs: one line, non-zero exit, no result directory ---------------------------------
 fail() { # name, expected text, command...
   local name="$1" text="$2"; shift 2
@@ -138,4 +179,7 @@ fail socket-w "needs sockets >= 2" "$haec" run --platform cluster:2,preset=tauru
   --replay trace/lu.txt --power --out bad-socket-w --quiet
 fail socket-steps "socket steps exceed" "$haec" run --platform cluster:2,preset=taurus,sockets=2,socket-w=80 \
   --replay trace/lu.txt --power --out bad-socket-steps --quiet
+sed -i 's/value="0.25"/value="1.5"/' poll.xml
+fail polling "haec:polling: must be in \[0,1\]" "$haec" run --platform poll.xml --hostfile poll.hosts --np 2 --power \
+  --out bad-polling --quiet -- "$build/bin/poll_vs_sleep" iprobe 20
 echo "power phases ok"
