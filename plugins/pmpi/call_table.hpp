@@ -18,7 +18,8 @@ namespace haec::pmpi {
   X(Recv) X(Irecv) X(Probe) X(Iprobe)                                                                                  \
   X(Wait) X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testall) X(Testany) X(Testsome)                                  \
   X(Barrier) X(Bcast) X(Reduce) X(Allreduce) X(Gather) X(Gatherv) X(Scatter) X(Scatterv) X(Allgather)                  \
-  X(Allgatherv) X(Alltoall) X(Alltoallv) X(Reduce_scatter) X(Scan) X(Exscan)
+  X(Allgatherv) X(Alltoall) X(Alltoallv) X(Reduce_scatter) X(Scan) X(Exscan)                                   \
+  X(Iteration_in) X(Iteration_out) X(Migrate)
 
 enum class Fn : int {
 #define HAEC_PMPI_ENUM(name) name,

@@ -516,4 +516,29 @@ HAEC_COUNTED(Scan, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, 
 HAEC_COUNTED(Exscan, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm),
              (sbuf, rbuf, count, type, op, comm))
 
+// SMPI's iteration markers and migration point (smpi/sampi.h: the application calls the weak
+// AMPI_* names; ours bind first). Reported as calls, so the DVFS plugin can take them as
+// iteration boundaries and the balancing plugin as migration points; then SMPI's own.
+int APMPI_Iteration_in(MPI_Comm comm);
+int APMPI_Iteration_out(MPI_Comm comm);
+void APMPI_Migrate(MPI_Comm comm);
+
+int AMPI_Iteration_in(MPI_Comm comm)
+{
+  HAEC_CALL(Iteration_in);
+  return APMPI_Iteration_in(comm);
+}
+
+int AMPI_Iteration_out(MPI_Comm comm)
+{
+  HAEC_CALL(Iteration_out);
+  return APMPI_Iteration_out(comm);
+}
+
+void AMPI_Migrate(MPI_Comm comm)
+{
+  HAEC_CALL(Migrate);
+  APMPI_Migrate(comm);
+}
+
 } // extern "C"

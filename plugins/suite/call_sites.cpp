@@ -8,11 +8,13 @@
 #include "units.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 #include <xbt/log.h>
 
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
@@ -23,6 +25,11 @@ namespace sg4 = simgrid::s4u;
 
 namespace haec::suite {
 namespace {
+
+simgrid::config::Flag<bool> cfg_events{"haec/events",
+                                       "Write events.csv: every MPI call's entry and exit per rank, with simulated times "
+                                       "(PMPI layer or trace replay; for OTF2 export)",
+                                       false};
 
 struct Position {
   uint32_t last_site = kNoSite; // the call the rank last left (kNoSite: none yet)
@@ -42,6 +49,15 @@ struct Calls {
   std::unordered_map<const sg4::Activity*, uint32_t> running; // exec -> region
   std::vector<RegionStats> stats;                             // by region id
   bool reporting = false;
+  // haec/events: (time, pid, site, enter) in the order they happened
+  struct Event {
+    double time;
+    long pid;
+    uint32_t site;
+    bool enter;
+  };
+  std::vector<Event> events;
+  std::unordered_map<long, int> rank_of_pid;
 };
 
 Calls& calls()
@@ -80,6 +96,33 @@ void notify(long pid, uint32_t site, bool enter)
 {
   for (auto const& observer : calls().observers)
     observer(MpiCall{pid, site, enter, sg4::Engine::get_clock()});
+}
+
+int rank_of(long pid)
+{
+  auto& ranks = calls().rank_of_pid;
+  auto it     = ranks.find(pid);
+  if (it != ranks.end())
+    return it->second;
+  int rank = -1;
+  if (auto actor = sg4::Actor::by_pid(pid))
+    if (const char* text = actor->get_property("rank"))
+      rank = std::atoi(text);
+  ranks[pid] = rank;
+  return rank;
+}
+
+// events.csv: time,rank,event,site (event enter|exit; site as in regions.csv), in simulated order.
+void write_events(const std::string& dir)
+{
+  Calls& c = calls();
+  if (!cfg_events || !c.reporting)
+    return;
+  std::string out = "time,rank,event,site\n";
+  for (auto const& e : c.events)
+    out += units::exact(e.time) + "," + std::to_string(c.rank_of_pid.count(e.pid) ? c.rank_of_pid[e.pid] : -1) +
+           (e.enter ? ",enter," : ",exit,") + c.table.site_text(e.site) + "\n";
+  write_file_atomic(dir + "/events.csv", out);
 }
 
 void write_regions(const std::string& dir)
@@ -124,6 +167,14 @@ struct Registration {
       c.running.erase(it);
     });
     add_results_writer(write_regions);
+    add_results_writer(write_events);
+    sg4::Engine::on_platform_created_cb([] {
+      if (cfg_events)
+        add_mpi_call_observer([](const MpiCall& call) {
+          rank_of(call.pid); // while the actor lives
+          calls().events.push_back({call.time, call.pid, call.site, call.enter});
+        });
+    });
   }
 } registration;
 

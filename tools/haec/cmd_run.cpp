@@ -37,6 +37,7 @@ struct RunOptions {
   PlacementOptions place;
   std::string link = "none";
   bool messages    = false;
+  bool events      = false; // --events: events.csv
   bool power = false, power_series = false; // --power, --power-series
   std::string workloads;                     // --workloads FILE (implies --power)
   std::string replay;
@@ -150,7 +151,8 @@ int run_simulation(RunOptions o)
     std::string key = kv.substr(0, colon);
     if (key.rfind("haec/", 0) == 0) {
       check_haec_key(key);
-      if (key == "haec/out" || key == "haec/platform" || key == "haec/link/model" || key == "haec/messages")
+      if (key == "haec/out" || key == "haec/platform" || key == "haec/link/model" || key == "haec/messages" ||
+          key == "haec/events")
         throw InputError("--cfg " + key, "is set by haec run itself", "use the matching haec run option instead");
     }
     cfg[key] = kv.substr(colon + 1);
@@ -247,6 +249,8 @@ int run_simulation(RunOptions o)
     argv.push_back("--cfg=haec/link/model:" + o.link);
     if (o.messages)
       argv.push_back("--cfg=haec/messages:yes");
+    if (o.events)
+      argv.push_back("--cfg=haec/events:yes");
     if (o.power || o.power_series || !o.workloads.empty())
       argv.push_back("--cfg=haec/power:yes");
     if (!o.workloads.empty())
@@ -382,6 +386,8 @@ void add_run_command(CLI::App& app)
   run->add_option("--link", opt->link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2)")
       ->capture_default_str();
   run->add_flag("--messages", opt->messages, "Write messages.csv: one line per network transfer");
+  run->add_flag("--events", opt->events,
+                "Write events.csv: each rank's MPI call entries and exits with simulated times (PMPI layer or replay)");
   run->add_flag("--power", opt->power,
                 "Compute energy (haec/power): hosts.csv, links.csv and energy_j in summary.json (plugins/power/README.md)");
   run->add_flag("--power-series", opt->power_series, "As --power, and write power.csv: each host's watts over time");

@@ -9,7 +9,7 @@ namespace haec::cli {
 const std::vector<std::string>& known_haec_flags()
 {
   static const std::vector<std::string> keys = {
-      "haec/out",           "haec/messages",       "haec/platform",     "haec/link/model",
+      "haec/out",           "haec/messages",       "haec/events",       "haec/platform",     "haec/link/model",
       "haec/link/packet-size", "haec/link/d-out",  "haec/link/d-in",    "haec/link/d-p",
       "haec/link/window",   "haec/link/window-id", "haec/link/ff-symbol", "haec/link/units",
       "haec/link/partial-window", "haec/link/smpi-envelope",
