@@ -1,0 +1,434 @@
+// SimGrid adapter of the DVFS governors (MODELS.md §5): one governor per host, kept in a host
+// extension, fed with what the host's ranks do and obeyed by setting the host's pstate.
+//
+// What it observes (no actor of its own, so rank numbering never shifts, in emulation or replay):
+//   - computations: Exec::on_start / Activity::on_completion of single-host executions
+//     (SMPI's measured bursts, smpi_execute_flops, replayed compute actions; not SMPI's iprobe
+//     polling); each is a task keyed by its code region (suite::current_region) and occurrence
+//     in the iteration; the time from its end to the next computation is its MPI time t_lib;
+//   - MPI calls (suite::add_mpi_call_observer: our PMPI layer in emulation, the wrapped replay
+//     actions in replay), whose sequence of call sites gives the iterations (IterationDetector),
+//     or user-given markers;
+//   - the host's load, sampled every haec/dvfs/period by kernel timers (ondemand, conservative).
+// Pstate changes: immediately, or haec/dvfs/switch-latency later (the host keeps its old
+// frequency meanwhile), each charged haec/dvfs/switch-energy joules; a two-pstate plan ("mix")
+// switches again after its first part with a kernel timer. Timers are removed when the last rank
+// ends, so they never stretch the simulated time.
+#include "dvfs_observer.hpp"
+#include "governor_bridge.hpp"
+#include "input_error.hpp"
+#include "mpi_calls.hpp"
+#include "power_profile.hpp"
+#include "run_context.hpp"
+#include "units.hpp"
+#include "atomic_file.hpp"
+
+#include <simgrid/kernel/Timer.hpp>
+#include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
+#include <xbt/log.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_dvfs, smpi, "HAEC DVFS governors");
+
+namespace sg4   = simgrid::s4u;
+namespace timer = simgrid::kernel::timer;
+
+namespace haec::dvfs {
+namespace {
+
+simgrid::config::Flag<std::string> cfg_governor{
+    "haec/dvfs/governor", "DVFS governor of every host (a host's haec:governor property overrides it; empty: off)", ""};
+simgrid::config::Flag<double> cfg_period{"haec/dvfs/period", "Sampling period of the load-based governors (s)", 0.1};
+simgrid::config::Flag<double> cfg_up{"haec/dvfs/up-threshold", "Load above which ondemand/conservative speed up", 0.8};
+simgrid::config::Flag<double> cfg_down{"haec/dvfs/down-threshold", "Load below which conservative slows down", 0.2};
+simgrid::config::Flag<int> cfg_min_pstate{"haec/dvfs/min-pstate",
+                                          "Fastest pstate a governor may use (index; -1: the host's fastest)", -1};
+simgrid::config::Flag<int> cfg_max_pstate{"haec/dvfs/max-pstate",
+                                          "Slowest pstate a governor may use (index; -1: the host's slowest)", -1};
+simgrid::config::Flag<double> cfg_switch_latency{
+    "haec/dvfs/switch-latency", "Seconds between a governor's decision and the new frequency (old one meanwhile)", 0.0};
+simgrid::config::Flag<double> cfg_switch_energy{"haec/dvfs/switch-energy", "Joules charged per pstate switch", 0.0};
+simgrid::config::Flag<std::string> cfg_iterations{
+    "haec/iterations",
+    "Iteration boundaries: auto (repeating call sites), marker (MPI_Iteration_in), site:SITE (each call of that "
+    "call site), every:K:MPI_Function (every K-th call of it)",
+    "auto"};
+simgrid::config::Flag<std::string> cfg_params{
+    "haec/dvfs/params", "Governor parameters as key=value,... (see plugins/dvfs/README.md)", ""};
+
+constexpr double kNever = -1;
+
+struct HostDvfs;
+
+struct RankTrack {
+  HostDvfs* host = nullptr;
+  int rank       = -1;
+  // current computation
+  const sg4::Activity* exec = nullptr;
+  double comp_start = 0, comp_flops = 0;
+  uint64_t comp_key = 0;
+  // the last ended one, waiting for its MPI time
+  bool pending      = false;
+  TaskRecord last;
+  double last_end = kNever;
+  // iterations
+  std::unique_ptr<IterationSplitter> splitter;
+  TaskKeys keys;
+  IterationRecord iter;
+};
+
+struct HostDvfs {
+  static simgrid::xbt::Extension<sg4::Host, HostDvfs> EXTENSION_ID;
+  sg4::Host* host = nullptr;
+  std::unique_ptr<GovernorBridge> governor;
+  int min_pstate = 0, max_pstate = 0;
+  // load accounting for sampling: busy core-seconds since the last sample
+  int running        = 0;
+  double busy_since  = 0;
+  double busy_accum  = 0;
+  double last_sample = 0;
+  timer::Timer* sample_timer = nullptr;
+  timer::Timer* plan_timer   = nullptr; // second part of a two-pstate plan, or a delayed switch
+  long switches              = 0;
+};
+simgrid::xbt::Extension<sg4::Host, HostDvfs> HostDvfs::EXTENSION_ID;
+
+class DvfsPlugin {
+public:
+  void on_platform_created();
+  void on_exec_start(const sg4::Exec& exec);
+  void on_completion(const sg4::Activity& activity);
+  void on_call(const suite::MpiCall& call);
+  void on_actor_end(const sg4::Actor& actor);
+  void write(const std::string& dir);
+
+private:
+  RankTrack& track(long pid);
+  void apply(HostDvfs& hd, const Decision& d);
+  void set_pstate(HostDvfs& hd, int pstate);
+  void sample(HostDvfs& hd);
+  void arm_sampling(HostDvfs& hd);
+  void close_iteration(RankTrack& rt, double now);
+  void busy_change(HostDvfs& hd, int delta, double now);
+
+  bool enabled_ = false;
+  IterationMode mode_;
+  std::vector<sg4::Host*> hosts_;
+  std::vector<RankTrack> ranks_; // by pid
+  std::unordered_map<const sg4::Activity*, long> exec_pid_;
+  std::vector<IterationRecord> iterations_;
+  int live_ranks_ = 0;
+  bool finished_  = false;
+  double switch_energy_j_ = 0;
+};
+
+DvfsPlugin& plugin()
+{
+  static DvfsPlugin instance;
+  return instance;
+}
+
+void DvfsPlugin::on_platform_created()
+{
+  // Host creation fires twice for XML platforms (measured): one governor per host, created
+  // here once the platform exists, never from host signals.
+  std::string any_governor = cfg_governor.get();
+  auto all                 = sg4::Engine::get_instance()->get_all_hosts();
+  for (auto* h : all)
+    if (h->get_property("haec:governor"))
+      any_governor = h->get_property("haec:governor");
+  if (any_governor.empty())
+    return;
+  enabled_ = true;
+  try {
+    mode_ = parse_iteration_mode(cfg_iterations.get(), "haec/iterations");
+    GovernorSettings settings;
+    settings.period          = cfg_period;
+    settings.up_threshold    = cfg_up;
+    settings.down_threshold  = cfg_down;
+    settings.params          = cfg_params.get();
+    if (!(settings.period > 0))
+      throw InputError("haec/dvfs/period", "must be positive", "give a sampling period in seconds, e.g. 0.1");
+    if (!(cfg_switch_latency >= 0) || !(cfg_switch_energy >= 0))
+      throw InputError("haec/dvfs/switch-latency or switch-energy", "must not be negative", "give 0 or more");
+    for (auto* h : all) {
+      if (dynamic_cast<sg4::VirtualMachine*>(h))
+        continue;
+      std::string name = h->get_property("haec:governor") ? h->get_property("haec:governor") : cfg_governor.get();
+      if (name.empty())
+        continue;
+      const int count = static_cast<int>(h->get_pstate_count());
+      auto* hd        = new HostDvfs;
+      hd->host        = h;
+      hd->min_pstate  = cfg_min_pstate.get() < 0 ? 0 : cfg_min_pstate.get();
+      hd->max_pstate  = cfg_max_pstate.get() < 0 ? count - 1 : cfg_max_pstate.get();
+      if (hd->min_pstate >= count || hd->max_pstate >= count || hd->min_pstate > hd->max_pstate)
+        throw InputError("haec/dvfs/min-pstate, max-pstate",
+                         "range " + std::to_string(hd->min_pstate) + ".." + std::to_string(hd->max_pstate) +
+                             " is outside host " + h->get_name() + "'s " + std::to_string(count) + " pstates",
+                         "give 0 <= min <= max < " + std::to_string(count));
+      std::vector<double> speeds;
+      for (int p = 0; p < count; ++p)
+        speeds.push_back(h->get_pstate_speed(p));
+      auto power = power::parse_host_power(
+          h->get_name(), [h](const std::string& k) { return h->get_property(k); }, h->get_pstate_count(),
+          h->get_core_count());
+      hd->governor = make_governor_bridge(name, settings, speeds, power, h->get_core_count(), hd->min_pstate,
+                                          hd->max_pstate, "host " + h->get_name() + " governor");
+      h->extension_set(hd);
+      hosts_.push_back(h);
+      if (auto start = hd->governor->initial_pstate(); start >= 0)
+        set_pstate(*hd, start);
+    }
+  } catch (const std::exception& e) {
+    suite::fail_run(e.what());
+  }
+  for (auto* h : hosts_)
+    arm_sampling(*h->extension<HostDvfs>());
+  suite::add_mpi_call_observer([this](const suite::MpiCall& c) { on_call(c); });
+  suite::add_results_writer([this](const std::string& dir) { write(dir); });
+  XBT_INFO("DVFS: %zu hosts governed", hosts_.size());
+}
+
+RankTrack& DvfsPlugin::track(long pid)
+{
+  if (pid >= static_cast<long>(ranks_.size()))
+    ranks_.resize(static_cast<size_t>(pid) + 1);
+  RankTrack& rt = ranks_[static_cast<size_t>(pid)];
+  if (rt.splitter == nullptr) {
+    auto* actor = sg4::Actor::self();
+    rt.host     = actor ? actor->get_host()->extension<HostDvfs>() : nullptr;
+    const char* rank = actor ? actor->get_property("rank") : nullptr;
+    rt.rank          = rank ? std::atoi(rank) : -1;
+    rt.splitter      = std::make_unique<IterationSplitter>(mode_);
+    rt.iter.rank     = rt.rank;
+    rt.iter.start    = sg4::Engine::get_clock();
+    ++live_ranks_;
+  }
+  return rt;
+}
+
+void DvfsPlugin::busy_change(HostDvfs& hd, int delta, double now)
+{
+  if (hd.running > 0)
+    hd.busy_accum += hd.running * (now - hd.busy_since);
+  hd.running += delta;
+  hd.busy_since = now;
+}
+
+void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
+{
+  if (!enabled_ || exec.get_host_number() != 1 || exec.get_name() == "iprobe" || sg4::Actor::self() == nullptr)
+    return;
+  HostDvfs* hd = exec.get_host()->extension<HostDvfs>();
+  if (hd == nullptr)
+    return;
+  const double now = sg4::Engine::get_clock();
+  const long pid   = sg4::this_actor::get_pid();
+  RankTrack& rt    = track(pid);
+  busy_change(*hd, +1, now);
+  // The previous computation's MPI time ends here: the governor learns it.
+  if (rt.pending) {
+    rt.last.t_lib = now - rt.last_end;
+    hd->governor->task_ended(rt.last, now);
+    rt.pending = false;
+  }
+  const uint32_t region = suite::current_region();
+  rt.exec       = &exec;
+  rt.comp_start = now;
+  rt.comp_flops = exec.get_cost();
+  rt.comp_key   = rt.keys.key(region == suite::kNoRegion ? 0 : region + 1);
+  exec_pid_[&exec] = pid;
+  apply(*hd, hd->governor->task_starting(rt.comp_key, rt.comp_flops, now));
+}
+
+void DvfsPlugin::on_completion(const sg4::Activity& activity)
+{
+  auto it = exec_pid_.find(&activity);
+  if (it == exec_pid_.end())
+    return;
+  RankTrack& rt = ranks_[static_cast<size_t>(it->second)];
+  exec_pid_.erase(it);
+  double end = activity.get_finish_time();
+  if (!(end >= 0))
+    end = sg4::Engine::get_clock();
+  if (rt.host)
+    busy_change(*rt.host, -1, end);
+  rt.last       = TaskRecord{rt.comp_key, rt.comp_flops, end - rt.comp_start, 0, rt.comp_start};
+  rt.last_end   = end;
+  rt.pending    = true;
+  rt.exec       = nullptr;
+  rt.iter.flops += rt.comp_flops;
+  rt.iter.t_comp += end - rt.comp_start;
+  if (rt.host && rt.host->plan_timer && rt.host->running == 0) { // the planned computation is over
+    rt.host->plan_timer->remove();
+    rt.host->plan_timer = nullptr;
+  }
+}
+
+void DvfsPlugin::on_call(const suite::MpiCall& call)
+{
+  if (!enabled_ || !call.enter)
+    return;
+  RankTrack& rt = track(call.pid);
+  if (rt.host == nullptr)
+    return;
+  if (rt.splitter->boundary(suite::site_text(call.site), call.site))
+    close_iteration(rt, call.time);
+}
+
+void DvfsPlugin::close_iteration(RankTrack& rt, double now)
+{
+  rt.iter.end = now;
+  iterations_.push_back(rt.iter); // iteration 0: the prologue before the loop's first boundary
+  const IterationRecord done = rt.iter;
+  rt.iter           = IterationRecord{};
+  rt.iter.rank      = rt.rank;
+  rt.iter.iteration = done.iteration + 1;
+  rt.iter.start     = now;
+  rt.keys.new_iteration();
+  if (done.iteration > 0)
+    apply(*rt.host, rt.host->governor->iteration_ended(done, now));
+}
+
+void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)
+{
+  pstate = std::clamp(pstate, hd.min_pstate, hd.max_pstate);
+  if (static_cast<unsigned long>(pstate) == hd.host->get_pstate())
+    return;
+  hd.host->set_pstate(pstate);
+  hd.governor->pstate_changed(pstate);
+  ++hd.switches;
+  switch_energy_j_ += cfg_switch_energy;
+}
+
+void DvfsPlugin::apply(HostDvfs& hd, const Decision& d)
+{
+  if (d.pstate < 0)
+    return;
+  if (hd.plan_timer) { // a newer decision replaces the pending part of the last one
+    hd.plan_timer->remove();
+    hd.plan_timer = nullptr;
+  }
+  const double now     = sg4::Engine::get_clock();
+  const double latency = cfg_switch_latency;
+  HostDvfs* h          = &hd;
+  if (latency > 0 && static_cast<unsigned long>(d.pstate) != hd.host->get_pstate()) {
+    const Decision later{d.pstate, d.first_seconds > latency ? d.first_seconds - latency : 0, d.then_pstate};
+    hd.plan_timer = timer::Timer::set(now + latency, [this, h, later] {
+      h->plan_timer = nullptr;
+      set_pstate(*h, later.pstate);
+      if (later.then_pstate >= 0 && later.first_seconds > 0)
+        apply(*h, Decision{later.then_pstate, 0, -1});
+    });
+    return;
+  }
+  set_pstate(hd, d.pstate);
+  if (d.then_pstate >= 0 && d.then_pstate != d.pstate && d.first_seconds > 0) {
+    const int then = d.then_pstate;
+    hd.plan_timer  = timer::Timer::set(now + d.first_seconds, [this, h, then] {
+      h->plan_timer = nullptr;
+      set_pstate(*h, then);
+    });
+  }
+}
+
+void DvfsPlugin::arm_sampling(HostDvfs& hd)
+{
+  if (!hd.governor->samples_load())
+    return;
+  HostDvfs* h     = &hd;
+  hd.sample_timer = timer::Timer::set(sg4::Engine::get_clock() + cfg_period, [this, h] {
+    h->sample_timer = nullptr;
+    if (finished_)
+      return;
+    sample(*h);
+    arm_sampling(*h);
+  });
+}
+
+void DvfsPlugin::sample(HostDvfs& hd)
+{
+  const double now = sg4::Engine::get_clock();
+  busy_change(hd, 0, now);
+  const double span = now - hd.last_sample;
+  double load       = span > 0 ? hd.busy_accum / (span * hd.host->get_core_count()) : 0;
+  load              = std::clamp(load, 0.0, 1.0);
+  hd.busy_accum     = 0;
+  hd.last_sample    = now;
+  apply(hd, hd.governor->load_sampled(load, now));
+}
+
+// The last rank ended: drop every pending timer, or the clock would run on to them.
+void DvfsPlugin::on_actor_end(const sg4::Actor& actor)
+{
+  if (!enabled_ || finished_ || actor.get_pid() >= static_cast<long>(ranks_.size()) ||
+      ranks_[static_cast<size_t>(actor.get_pid())].splitter == nullptr)
+    return;
+  if (--live_ranks_ > 0)
+    return;
+  finished_ = true;
+  for (auto* h : hosts_) {
+    auto* hd = h->extension<HostDvfs>();
+    for (timer::Timer** t : {&hd->sample_timer, &hd->plan_timer})
+      if (*t) {
+        (*t)->remove();
+        *t = nullptr;
+      }
+  }
+}
+
+void DvfsPlugin::write(const std::string& dir)
+{
+  // Each rank's last iteration ends with the run.
+  const double now = sg4::Engine::get_clock();
+  std::ostringstream it;
+  it << "rank,iteration,start,end,flops,compute_s,mpi_s\n";
+  std::vector<IterationRecord> rows = iterations_;
+  std::stable_sort(rows.begin(), rows.end(), [](const IterationRecord& a, const IterationRecord& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.iteration < b.iteration;
+  });
+  for (auto const& r : rows)
+    it << r.rank << ',' << r.iteration << ',' << units::exact(r.start) << ',' << units::exact(r.end) << ','
+       << units::exact(r.flops) << ',' << units::exact(r.t_comp) << ',' << units::exact(r.t_mpi()) << '\n';
+  write_file_atomic(dir + "/iterations.csv", it.str());
+
+  std::ostringstream dv;
+  dv << "host,governor,switches\n";
+  long switches = 0;
+  for (auto* h : hosts_) {
+    auto* hd = h->extension<HostDvfs>();
+    dv << h->get_name() << ',' << hd->governor->name() << ',' << hd->switches << '\n';
+    switches += hd->switches;
+  }
+  write_file_atomic(dir + "/dvfs.csv", dv.str());
+  suite::add_summary_entry("governor", "\"" + cfg_governor.get() + "\"");
+  suite::add_summary_entry("pstate_switches", std::to_string(switches));
+  suite::add_summary_entry("dvfs_switch_energy_j", units::exact(switch_energy_j_));
+  int max_iter = 0;
+  for (auto const& r : rows)
+    max_iter = std::max(max_iter, r.iteration);
+  suite::add_summary_entry("iterations", std::to_string(max_iter));
+  (void)now;
+}
+
+struct Registration {
+  Registration()
+  {
+    HostDvfs::EXTENSION_ID = sg4::Host::extension_create<HostDvfs>();
+    sg4::Engine::on_platform_created_cb([] { plugin().on_platform_created(); });
+    sg4::Exec::on_start_cb([](sg4::Exec const& e) { plugin().on_exec_start(e); });
+    sg4::Activity::on_completion_cb([](sg4::Activity const& a) { plugin().on_completion(a); });
+    sg4::Actor::on_termination_cb([](sg4::Actor const& a) { plugin().on_actor_end(a); });
+  }
+} registration;
+
+} // namespace
+} // namespace haec::dvfs
