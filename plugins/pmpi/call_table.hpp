@@ -19,7 +19,9 @@ namespace haec::pmpi {
   X(Wait) X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testall) X(Testany) X(Testsome)                                  \
   X(Barrier) X(Bcast) X(Reduce) X(Allreduce) X(Gather) X(Gatherv) X(Scatter) X(Scatterv) X(Allgather)                  \
   X(Allgatherv) X(Alltoall) X(Alltoallv) X(Reduce_scatter) X(Scan) X(Exscan)                                   \
-  X(Iteration_in) X(Iteration_out) X(Migrate)
+  X(Iteration_in) X(Iteration_out) X(Migrate)                                                                       \
+  X(Ibarrier) X(Ibcast) X(Ireduce) X(Iallreduce) X(Ialltoall) X(Iallgather) X(Igather) X(Iscatter)                  \
+  X(Win_create) X(Win_allocate) X(Win_free) X(Win_fence) X(Win_lock) X(Win_unlock) X(Put) X(Get) X(Accumulate)
 
 enum class Fn : int {
 #define HAEC_PMPI_ENUM(name) name,

@@ -35,10 +35,11 @@ Register real_register()
   return real;
 }
 
-// "MPI_Isend" for "isend", as the PMPI layer names functions.
+// "MPI_Isend" for "isend", as the PMPI layer names functions ("MPI_Ialltoall" for our
+// "haec_ialltoall", replay_extra_actions.cpp).
 std::string function_name(const std::string& action)
 {
-  std::string f = "MPI_" + action;
+  std::string f = "MPI_" + (action.rfind("haec_", 0) == 0 ? action.substr(5) : action);
   if (f.size() > 4)
     f[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(f[4])));
   return f;
@@ -54,9 +55,15 @@ bool names_peer(const std::string& action)
 
 } // namespace
 
+namespace haec::suite {
+void register_extra_replay_actions(); // replay_extra_actions.cpp
+}
+
 void xbt_replay_action_register(const char* action_name, const action_fun& function)
 {
   const std::string action = action_name;
+  if (action == "init") // SMPI registers its actions for a rank: ours go with them
+    haec::suite::register_extra_replay_actions();
   if (action == "compute" || action == "sleep") { // the computation between calls, not a call
     real_register()(action_name, function);
     return;

@@ -12,6 +12,7 @@
 #include "platform_source.hpp"
 #include "process.hpp"
 #include "simgrid_child.hpp"
+#include "ti_check.hpp"
 #include "units.hpp"
 #include "workloads.hpp"
 
@@ -40,6 +41,10 @@ struct RunOptions {
   bool events      = false; // --events: events.csv
   bool power = false, power_series = false; // --power, --power-series
   std::string workloads;                     // --workloads FILE (implies --power)
+  std::string governor;                      // --governor NAME (haec/dvfs/governor, implies --power)
+  std::string iterations = "auto";           // --iterations MODE (haec/iterations)
+  std::string balance;                       // --balance greedy|refine (haec/balance/strategy)
+  int every = 10;                            // --every K (haec/balance/every)
   std::string replay;
   std::string out;
   bool force = false;
@@ -167,6 +172,15 @@ int run_simulation(RunOptions o)
   }
   if (auto it = cfg.find("haec/power/link-wattage"); it != cfg.end())
     power::parse_link_wattage_table(it->second, "--cfg haec/power/link-wattage");
+  for (const char* key : {"haec/dvfs/governor", "haec/iterations", "haec/balance/strategy", "haec/balance/every"})
+    if (cfg.count(key))
+      throw InputError(std::string("--cfg ") + key, "is set by haec run itself",
+                       "use --governor, --iterations, --balance or --every");
+  if (!o.balance.empty() && o.balance != "greedy" && o.balance != "refine")
+    throw InputError("--balance " + o.balance, "unknown balancing strategy", "use greedy or refine");
+  if (o.every <= 0)
+    throw InputError("--every " + std::to_string(o.every), "is not a positive iteration count",
+                     "balance every K >= 1 iterations, e.g. --every 5");
   if (cfg.count("haec/power/workloads"))
     throw InputError("--cfg haec/power/workloads", "is set by haec run itself", "use --workloads FILE");
   if (!o.workloads.empty()) { // the file's own errors now; regions, ranks, hosts once the run knows them
@@ -211,6 +225,8 @@ int run_simulation(RunOptions o)
 
   ResolvedPlatform platform = resolve_platform(o.platform);
   Placement placement       = place_ranks(platform, o.place);
+  if (!trace.empty()) // every line of every rank file, before anything runs (plugins/trace/README.md)
+    trace::check_ti_trace(trace, o.place.ranks);
 
   if (o.out.empty())
     o.out = "results/" + (o.app.empty() ? fs::path(trace).stem().string() : fs::path(o.app[0]).filename().string()) +
@@ -251,8 +267,16 @@ int run_simulation(RunOptions o)
       argv.push_back("--cfg=haec/messages:yes");
     if (o.events)
       argv.push_back("--cfg=haec/events:yes");
-    if (o.power || o.power_series || !o.workloads.empty())
+    if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
       argv.push_back("--cfg=haec/power:yes");
+    if (!o.governor.empty())
+      argv.push_back("--cfg=haec/dvfs/governor:" + o.governor);
+    if (!o.governor.empty() || !o.balance.empty())
+      argv.push_back("--cfg=haec/iterations:" + o.iterations);
+    if (!o.balance.empty()) {
+      argv.push_back("--cfg=haec/balance/strategy:" + o.balance);
+      argv.push_back("--cfg=haec/balance/every:" + std::to_string(o.every));
+    }
     if (!o.workloads.empty())
       argv.push_back("--cfg=haec/power/workloads:" + std::filesystem::absolute(o.workloads).string());
     if (o.power_series)
@@ -394,6 +418,14 @@ void add_run_command(CLI::App& app)
   run->add_option("--workloads", opt->workloads,
                   "Workload phases: JSON file of power profiles per code region, rank or host (implies --power; "
                   "plugins/power/README.md)");
+  run->add_option("--governor", opt->governor,
+                  "DVFS governor of every host (implies --power): performance, powersave, ondemand, conservative, "
+                  "adagio, adagio-improved, lagrange, mix (plugins/dvfs/README.md)");
+  run->add_option("--iterations", opt->iterations,
+                  "Iteration boundaries for DVFS and balancing: auto, marker, site:SITE, every:K:MPI_Function")
+      ->capture_default_str();
+  run->add_option("--balance", opt->balance, "Migrate ranks between nodes: greedy or refine (plugins/balance/README.md)");
+  run->add_option("--every", opt->every, "Balance every K iterations (with --balance)")->capture_default_str();
   run->add_option("--replay", opt->replay, "Replay this SimGrid time-independent trace instead of running a program");
   run->add_option("-n,--np", opt->place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
   run->add_option("--out", opt->out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");

@@ -1,0 +1,91 @@
+// Time-independent (TI) trace recorder of the PMPI layer (`haec trace record`). Pure C++: the
+// wrappers (pmpi_wrappers.cpp) translate MPI objects into world ranks, SimGrid datatype ids and
+// request keys; SimGrid's clock and computations come from ti_capture.cpp. One recorder serves
+// every rank (SMPI ranks are actors of one process), so all state is per rank.
+//
+// What is written, per rank, in the order of the rank's calls (SimGrid 3.32 replay syntax):
+//   - the time between two calls: "compute F" (the flops SMPI executed for it: benchmarked code or
+//     smpi_execute_flops) then "sleep S" (the rest of the simulated time: sleeps, MPI_Wtime, ...);
+//   - point-to-point calls as SimGrid's own actions, a wildcard receive with the source and tag
+//     it actually matched (an irecv line is completed when its request completes);
+//   - every completed request as "wait src dst tag" at the call that completed it (so Waitall on a
+//     subset, Waitany and requests waited one by one replay the right requests);
+//   - polling calls (Test*, Iprobe, Probe) as "sleep" of the simulated time they took, then a wait
+//     for every request they completed: replay then takes exactly the emulated time;
+//   - non-blocking collectives as our actions "haec_<op> ID ..." and "haec_wait ID"
+//     (plugins/suite/replay_extra_actions.cpp);
+//   - calls replay cannot express (one-sided, collectives on sub-communicators) as an error.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace haec::pmpi {
+
+class TiRecorder {
+public:
+  static constexpr int kAny = -1; // source or tag not known yet (MPI_ANY_SOURCE / MPI_ANY_TAG)
+
+  void ensure_ranks(int n);
+  int ranks() const { return static_cast<int>(ranks_.size()); }
+
+  // ---- time ----
+  void init(int rank, double now);            // after MPI_Init: writes "init", starts the clock
+  void enter(int rank, double now);           // a call starts: the gap since the last one is known
+  void leave(int rank, double now, bool timed); // timed: the call's own time becomes a sleep
+  void computation_started(int rank, double flops);
+  void computation_ended(int rank, double seconds);
+
+  // ---- actions (written after the gap's compute/sleep) ----
+  void action(int rank, const std::string& text); // a complete SimGrid action without request
+  void send(int rank, bool blocking, int dst, int tag, double count, int dtype, uint64_t request);
+  void recv(int rank, int src, int tag, double count, int dtype); // blocking, src/tag as matched
+  void irecv(int rank, int src, int tag, double count, int dtype, uint64_t request);
+  // A non-blocking collective: "haec_<op> ID <args>"; completed by "haec_wait ID".
+  void collective_start(int rank, const std::string& op, const std::string& args, uint64_t request);
+  // A request completed; src and tag are the status of a receive (ignored for sends).
+  void complete(int rank, uint64_t request, int src, int tag);
+  bool knows(int rank, uint64_t request) const;
+  void forget(int rank, uint64_t request);
+  void finalize(int rank);
+
+  // The first call that cannot be replayed; the trace is then not written.
+  void unsupported(int rank, const std::string& call, const std::string& why);
+  const std::string& error() const { return error_; }
+
+  // The rank's trace file, one action per line.
+  std::string rank_text(int rank) const;
+  bool finished() const; // every rank finalized
+
+private:
+  struct Pending {
+    enum Kind { Send, Recv, Collective } kind = Send;
+    size_t line = 0;  // the irecv line, completed with the matched source
+    int src = 0, dst = 0, tag = 0;
+    double count = 0;
+    int dtype    = 0;
+    uint64_t id  = 0; // collectives
+  };
+  struct Rank {
+    std::vector<std::string> lines;
+    std::unordered_map<uint64_t, Pending> pending;
+    double last_exit = 0, entered = 0;
+    double flops = 0, sleep = 0;                      // not written yet
+    double seconds_outside = 0, seconds_inside = 0;   // computation time between / inside calls
+    bool in_call = false, running_inside = false, finalized = false;
+    uint64_t next_id = 1;
+    int rank = 0;
+  };
+  Rank* at(int rank);
+  void flush(Rank& r);
+  void push(Rank& r, const std::string& text);
+
+  std::vector<Rank> ranks_;
+  std::string error_;
+};
+
+// Decimal text that parses back to the same double (%.17g, trimmed).
+std::string ti_number(double v);
+
+} // namespace haec::pmpi

@@ -1,0 +1,183 @@
+// Result files to event streams: see result_tables.hpp.
+#include "result_tables.hpp"
+
+#include "input_error.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+namespace haec::trace {
+namespace {
+
+std::vector<std::string> cells(const std::string& line)
+{
+  std::vector<std::string> c;
+  std::string cur;
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"')
+      quoted = !quoted;
+    else if (ch == ',' && !quoted)
+      c.push_back(cur), cur.clear();
+    else if (ch != '\r')
+      cur += ch;
+  }
+  c.push_back(cur);
+  return c;
+}
+
+double number(const std::string& s, const std::string& at, const char* what)
+{
+  char* end = nullptr;
+  errno     = 0;
+  double v  = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    throw InputError(at, std::string(what) + " '" + s + "' is not a number", "the file is corrupt");
+  return v;
+}
+
+// Rows of a CSV with the expected header prefix; calls row(cells, "file:line").
+template <class F> void rows(const std::string& text, const std::string& file, const std::string& header, size_t min, F row)
+{
+  std::istringstream in(text);
+  std::string line;
+  size_t lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    const std::string at = file + ":" + std::to_string(lineno);
+    if (in.eof() && !text.empty() && text.back() != '\n')
+      throw InputError(at, "last line has no end of line", "the file is truncated");
+    if (lineno == 1) {
+      if (line.rfind(header, 0) != 0)
+        throw InputError(at, "header is not '" + header + "...'", "give the file haec run wrote");
+      continue;
+    }
+    if (line.empty())
+      continue;
+    auto c = cells(line);
+    if (c.size() < min)
+      throw InputError(at, "expected " + std::to_string(min) + " columns, got " + std::to_string(c.size()),
+                       "the file is truncated or corrupt");
+    row(c, at);
+  }
+  if (lineno == 0)
+    throw InputError(file, "is empty", "give the file haec run wrote");
+  if (text.back() != '\n') // haec run ends every row; a cut file does not
+    throw InputError(file + ":" + std::to_string(lineno), "last line has no end of line", "the file is truncated");
+}
+
+} // namespace
+
+RunTrace build_run_trace(const std::string& events, const std::string& events_file, const std::string& messages,
+                         const std::string& messages_file, const std::string& power, const std::string& power_file)
+{
+  RunTrace t;
+  std::map<std::string, uint32_t> region_id;
+  std::vector<std::vector<uint32_t>> stack;
+  auto rank_of = [&](const std::string& s, const std::string& at) {
+    double r = number(s, at, "rank");
+    if (r < 0 || r != std::trunc(r) || r > 1e7)
+      throw InputError(at, "rank '" + s + "' is not a rank", "the file is corrupt");
+    int ri = static_cast<int>(r);
+    if (ri >= t.ranks) {
+      t.ranks = ri + 1;
+      t.by_rank.resize(static_cast<size_t>(t.ranks));
+      stack.resize(static_cast<size_t>(t.ranks));
+    }
+    return ri;
+  };
+  rows(events, events_file, "time,rank,event,site", 4, [&](const std::vector<std::string>& c, const std::string& at) {
+    double time = number(c[0], at, "time");
+    int r       = rank_of(c[1], at);
+    auto& s     = stack[static_cast<size_t>(r)];
+    auto& ev    = t.by_rank[static_cast<size_t>(r)];
+    if (!ev.empty() && time < ev.back().time)
+      throw InputError(at, "time goes backwards for rank " + c[1], "the file is corrupt");
+    const std::string function = c[3].substr(0, c[3].find('@'));
+    if (c[2] == "enter") {
+      auto it = region_id.find(function);
+      if (it == region_id.end()) {
+        it = region_id.emplace(function, static_cast<uint32_t>(t.regions.size())).first;
+        t.regions.push_back(function);
+      }
+      s.push_back(it->second);
+      ev.push_back({RunEvent::Enter, time, it->second, -1, 0});
+    } else if (c[2] == "exit") {
+      if (s.empty())
+        throw InputError(at, "exit of " + function + " without an entry on rank " + c[1], "the file is corrupt");
+      ev.push_back({RunEvent::Leave, time, s.back(), -1, 0});
+      s.pop_back();
+    } else {
+      throw InputError(at, "event '" + c[2] + "' is neither enter nor exit", "the file is corrupt");
+    }
+    t.end = std::max(t.end, time);
+  });
+  // Still-open regions are closed at the last event (a run always leaves its calls; a cut file does not).
+  for (int r = 0; r < t.ranks; ++r)
+    if (!stack[static_cast<size_t>(r)].empty())
+      throw InputError(events_file, "rank " + std::to_string(r) + " never leaves " +
+                                        t.regions[stack[static_cast<size_t>(r)].back()],
+                       "the file is truncated");
+
+  std::vector<std::vector<RunEvent>> msgs(static_cast<size_t>(t.ranks));
+  if (!messages.empty())
+    rows(messages, messages_file, "src_rank,dst_rank", 8, [&](const std::vector<std::string>& c, const std::string& at) {
+      double src = number(c[0], at, "src_rank"), dst = number(c[1], at, "dst_rank");
+      double bytes = number(c[4], at, "bytes"), start = number(c[6], at, "start"), end = number(c[7], at, "end");
+      if (end < start || bytes < 0)
+        throw InputError(at, "message ends before it starts or has negative size", "the file is corrupt");
+      if (src < 0 || dst < 0) {
+        ++t.skipped_messages;
+        return;
+      }
+      if (src >= t.ranks || dst >= t.ranks)
+        throw InputError(at, "rank " + (src >= t.ranks ? c[0] : c[1]) + " has no events in " + events_file,
+                         "give the messages.csv of the same run");
+      msgs[static_cast<size_t>(src)].push_back({RunEvent::Send, start, 0, static_cast<int>(dst), static_cast<uint64_t>(bytes)});
+      msgs[static_cast<size_t>(dst)].push_back({RunEvent::Recv, end, 0, static_cast<int>(src), static_cast<uint64_t>(bytes)});
+      ++t.messages;
+      t.end = std::max(t.end, end);
+    });
+  // Merge: a message goes after every call event at or before its time (enter/exit order is kept).
+  for (int r = 0; r < t.ranks; ++r) {
+    auto& m = msgs[static_cast<size_t>(r)];
+    std::stable_sort(m.begin(), m.end(), [](const RunEvent& a, const RunEvent& b) { return a.time < b.time; });
+    auto& ev = t.by_rank[static_cast<size_t>(r)];
+    std::vector<RunEvent> out;
+    out.reserve(ev.size() + m.size());
+    size_t j = 0;
+    for (auto const& e : ev) {
+      while (j < m.size() && m[j].time < e.time)
+        out.push_back(m[j++]);
+      out.push_back(e);
+    }
+    while (j < m.size())
+      out.push_back(m[j++]);
+    ev.swap(out);
+  }
+
+  if (!power.empty()) {
+    std::map<std::string, size_t> host_id;
+    rows(power, power_file, "time,host,watts", 3, [&](const std::vector<std::string>& c, const std::string& at) {
+      double time = number(c[0], at, "time"), watts = number(c[2], at, "watts");
+      auto it = host_id.find(c[1]);
+      if (it == host_id.end()) {
+        it = host_id.emplace(c[1], t.hosts.size()).first;
+        t.hosts.push_back(c[1]);
+        t.power.emplace_back();
+      }
+      auto& series = t.power[it->second];
+      if (!series.empty() && time < series.back().first)
+        throw InputError(at, "time goes backwards for host " + c[1], "the file is corrupt");
+      series.emplace_back(time, watts);
+      t.end = std::max(t.end, time);
+    });
+  }
+  return t;
+}
+
+} // namespace haec::trace

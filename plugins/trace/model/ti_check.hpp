@@ -1,0 +1,22 @@
+// Checks a SimGrid time-independent trace before it is replayed: every line of every rank file,
+// so that a corrupt or truncated trace, an action nothing can replay or a rank count that differs
+// from -np stops with one line naming the file and the line, instead of a SimGrid abort mid-run.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace haec::trace {
+
+// The per-rank files a list file names (resolved like plugins/mapping/model/ti_trace.cpp: as
+// given, then relative to the list's directory). A file whose first line is an action is a
+// single shared trace: returned alone.
+std::vector<std::string> ti_rank_files(const std::string& list_path);
+
+// Throws haec::InputError("<file>:<line>", problem, fix) on the first bad line; `ranks` is the
+// replay's rank count (-1: take it from the list).
+void check_ti_trace(const std::string& list_path, int ranks);
+
+// One rank file's text (for tests and the OTF2 import's own output).
+void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks);
+
+} // namespace haec::trace
