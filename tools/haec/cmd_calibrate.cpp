@@ -1,0 +1,295 @@
+// `haec calibrate net|power`: fit SMPI network settings from calibration-net samples, and host
+// power profiles from wattmeter logs (calibration/README.md). Results go to --out DIR, written
+// in a staging directory renamed into place, so a failure leaves nothing behind.
+#include "atomic_file.hpp"
+#include "commands.hpp"
+#include "input_error.hpp"
+#include "install_paths.hpp"
+#include "net_fit.hpp"
+#include "power_fit.hpp"
+#include "rapl.hpp"
+#include "samples.hpp"
+
+#include <chrono>
+#include <optional>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace haec::cli {
+
+namespace fs = std::filesystem;
+namespace cal = haec::calibration;
+using cal::number_text;
+
+namespace {
+
+// Creates DIR.tmp-PID, lets `fill` write into it, renames it to DIR; removes it on any failure.
+template <class F>
+void write_dir_atomic(const std::string& dir, F fill)
+{
+  const fs::path out = fs::absolute(dir);
+  if (fs::exists(out))
+    throw InputError("--out " + dir, "already exists", "choose another directory or remove it");
+  fs::create_directories(out.parent_path());
+  const fs::path stage = out.string() + ".tmp-" + std::to_string(::getpid());
+  fs::remove_all(stage);
+  fs::create_directories(stage);
+  try {
+    fill(stage);
+    fs::rename(stage, out);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(stage, ec);
+    throw;
+  }
+}
+
+std::string python()
+{
+  const char* p = std::getenv("HAEC_PYTHON");
+  return p && *p ? p : "/usr/bin/python3";
+}
+
+std::string shell_quote(const std::string& s)
+{
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs a plot script of share/haec/calibration; a missing matplotlib costs the PNG, not the fit.
+void plot(const std::string& script, const std::vector<std::string>& args, const fs::path& png)
+{
+  const fs::path path = fs::path(self_dir()) / ".." / "share" / "haec" / "calibration" / script;
+  std::string cmd = shell_quote(python()) + " " + shell_quote(path.string());
+  for (const auto& a : args)
+    cmd += " " + shell_quote(a);
+  cmd += " >/dev/null 2>&1";
+  if (!fs::exists(path) || std::system(cmd.c_str()) != 0 || !fs::exists(png))
+    std::printf("# note: no plot (%s failed; needs %s with numpy and matplotlib)\n", script.c_str(), python().c_str());
+}
+
+void add_segments(std::ostringstream& seg, std::ostringstream& pts, const std::string& path, const std::string& what,
+                  const cal::OpFit& f)
+{
+  for (size_t k = 0; k < f.segments.size(); ++k) {
+    const auto& s = f.segments[k];
+    seg << path << ',' << what << ',' << f.thresholds[k] << ','
+        << (f.sizes.empty() ? 0 : static_cast<long long>(f.sizes[s.first])) << ','
+        << (f.sizes.empty() ? 0 : static_cast<long long>(f.sizes[s.last])) << ',' << number_text(s.intercept) << ','
+        << number_text(s.slope) << '\n';
+  }
+  for (size_t i = 0; i < f.sizes.size(); ++i)
+    pts << path << ',' << what << ',' << static_cast<long long>(f.sizes[i]) << ',' << number_text(f.values[i]) << '\n';
+}
+
+struct NetArgs {
+  std::string samples, intra, out = "calibration-net";
+  double bandwidth = 0, latency = 0;
+  bool no_plot = false, no_crosstraffic = false;
+};
+
+void run_net(const NetArgs& a)
+{
+  cal::NetOptions opt;
+  opt.bandwidth = a.bandwidth;
+  opt.latency   = a.latency;
+  if (a.no_crosstraffic)
+    opt.reverse_share = 0;
+  const auto samples = cal::parse_samples(read_file(a.samples, a.samples), a.samples);
+  const auto c       = cal::calibrate_network(samples, a.samples, opt);
+  std::optional<cal::LoopbackCalibration> lo;
+  if (!a.intra.empty())
+    lo = cal::calibrate_loopback(cal::parse_samples(read_file(a.intra, a.intra), a.intra), a.intra, c, opt);
+
+  std::ostringstream cfg, xml, seg, pts;
+  seg << "path,quantity,threshold,first_size,last_size,intercept,slope\n";
+  pts << "path,quantity,size,value\n";
+  add_segments(seg, pts, "inter", "os", c.os);
+  add_segments(seg, pts, "inter", "ois", c.ois);
+  add_segments(seg, pts, "inter", "or", c.orecv);
+  add_segments(seg, pts, "inter", "comm", c.comm);
+  xml << "<!-- haec calibrate net " << a.samples << ": SMPI 3.32 settings for the platform file. The factors refer to"
+      << " a route of bandwidth " << number_text(c.bandwidth) << " Bps and latency " << number_text(c.latency)
+      << " s. -->\n<config id=\"haec-calibration\">\n";
+  for (const auto& [key, value] : cal::smpi_settings(c)) {
+    cfg << "--cfg=" << key << ':' << value << '\n';
+    xml << "  <prop id=\"" << key << "\" value=\"" << value << "\"/>\n";
+  }
+  xml << "</config>\n";
+  cfg << "# route: bandwidth " << number_text(c.bandwidth) << " Bps, latency " << number_text(c.latency) << " s\n";
+  for (const auto& n : c.notes)
+    cfg << "# note: " << n << '\n';
+  if (lo) {
+    add_segments(seg, pts, "intra", "os", lo->path.os);
+    add_segments(seg, pts, "intra", "ois", lo->path.ois);
+    add_segments(seg, pts, "intra", "or", lo->path.orecv);
+    add_segments(seg, pts, "intra", "comm", lo->path.comm);
+    cfg << "# loopback: bandwidth " << number_text(lo->bandwidth) << " Bps, latency " << number_text(lo->latency)
+        << " s\n";
+    // SimGrid 3.32 takes os/or/ois per host (host properties), not per route: intra-node values
+    // can only be shown, not applied to the loopback path alone.
+    for (const auto& [key, value] : cal::smpi_settings(lo->path))
+      if (key == "smpi/os" || key == "smpi/ois" || key == "smpi/or")
+        cfg << "# intra-node " << key << ':' << value << '\n';
+    for (const auto& n : lo->notes)
+      cfg << "# note: " << n << '\n';
+    xml << "<!-- loopback (intra-node) link; SMPI applies the factors above to it as well -->\n"
+        << "<link id=\"loopback\" bandwidth=\"" << number_text(lo->bandwidth) << "Bps\" latency=\""
+        << number_text(lo->latency) << "s\" sharing_policy=\"FATPIPE\"/>\n";
+  }
+
+  write_dir_atomic(a.out, [&](const fs::path& stage) {
+    write_file_atomic((stage / "smpi.cfg").string(), cfg.str());
+    write_file_atomic((stage / "config.xml").string(), xml.str());
+    write_file_atomic((stage / "segments.csv").string(), seg.str());
+    write_file_atomic((stage / "points.csv").string(), pts.str());
+    if (!a.no_plot) {
+      std::vector<std::string> args = {fs::absolute(a.samples).string(), stage.string()};
+      if (!a.intra.empty())
+        args.push_back(fs::absolute(a.intra).string());
+      plot("plot_net.py", args, stage / "net.png");
+    }
+  });
+  std::fputs(cfg.str().c_str(), stdout);
+  std::printf("# wrote %s/{smpi.cfg,config.xml,segments.csv,points.csv%s}\n", a.out.c_str(),
+              fs::exists(fs::path(a.out) / "net.png") ? ",net.png" : "");
+}
+
+struct PowerArgs {
+  std::string manifest, out = "calibration-power", sysfs_root = "/", rapl_log;
+  int cores = 0;
+  double seconds = 0, period = 0.1;
+  bool no_plot = false;
+};
+
+// Samples the RAPL counters for `seconds` into a `time,watts` log (the sum of the zones).
+void log_rapl(const std::vector<cal::RaplZone>& zones, const PowerArgs& a)
+{
+  auto read_all = [&] {
+    std::vector<double> v;
+    for (const auto& z : zones) {
+      std::ifstream in(z.energy_file);
+      double uj = 0;
+      if (!(in >> uj))
+        throw InputError(z.energy_file, "cannot be read", "RAPL counters usually need root");
+      v.push_back(uj);
+    }
+    return v;
+  };
+  std::ostringstream log;
+  log << "time,watts\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  auto prev     = read_all();
+  double prev_t = 0;
+  while (prev_t < a.seconds) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(a.period));
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto now = read_all();
+    double w = 0;
+    for (size_t i = 0; i < zones.size(); ++i)
+      w += cal::rapl_watts(prev[i], now[i], t - prev_t, zones[i].max_energy_uj);
+    log << number_text(t) << ',' << number_text(w) << '\n';
+    prev   = now;
+    prev_t = t;
+  }
+  write_file_atomic(a.rapl_log, log.str());
+  std::printf("# wrote %s (%g s of RAPL power)\n", a.rapl_log.c_str(), a.seconds);
+}
+
+void run_power(const PowerArgs& a)
+{
+  const auto zones = cal::find_rapl_zones(a.sysfs_root);
+  std::printf("# %s\n", cal::rapl_status_line(a.sysfs_root, zones).c_str());
+  if (!a.rapl_log.empty()) {
+    if (zones.empty())
+      throw InputError("--rapl-log", "this machine exposes no RAPL counters", "measure with a wattmeter instead");
+    if (a.seconds <= 0)
+      throw InputError("--seconds", "must be positive", "give the length of the run to log");
+    log_rapl(zones, a);
+    if (a.manifest.empty())
+      return;
+  }
+  if (a.manifest.empty())
+    throw InputError("haec calibrate power", "no MANIFEST.csv given", "list the logs as pstate,load,file");
+  const auto entries = cal::parse_manifest(read_file(a.manifest, a.manifest), a.manifest);
+  const fs::path base = fs::path(a.manifest).parent_path();
+  std::vector<cal::PstateLevels> levels;
+  std::ostringstream runs;
+  runs << "pstate,load,file,watts\n";
+  for (const auto& e : entries) {
+    const std::string file = (base / e.file).string();
+    const auto log         = cal::parse_power_log(read_file(file, a.manifest + ":" + std::to_string(e.line)), file);
+    const double w         = cal::steady_power(log, file);
+    if (levels.size() <= static_cast<size_t>(e.pstate))
+      levels.resize(e.pstate + 1);
+    (e.load == "idle" ? levels[e.pstate].idle : e.load == "one" ? levels[e.pstate].one_core
+                                                                 : levels[e.pstate].all_cores) = w;
+    runs << e.pstate << ',' << e.load << ',' << file << ',' << number_text(w) << '\n';
+  }
+  const auto prof = cal::power_profile(levels, a.cores, a.manifest);
+  std::ostringstream props;
+  props << "<prop id=\"haec:wattage_calibration\" value=\"" << prof.wattage_calibration << "\"/>\n"
+        << "<prop id=\"wattage_per_state\" value=\"" << prof.wattage_per_state << "\"/>\n";
+  write_dir_atomic(a.out, [&](const fs::path& stage) {
+    write_file_atomic((stage / "host_properties.xml").string(),
+                      "<!-- haec calibrate power " + a.manifest + ", " + std::to_string(a.cores) +
+                          " cores: use ONE of the two properties on the host -->\n" + props.str());
+    write_file_atomic((stage / "levels.csv").string(), runs.str());
+    if (!a.no_plot)
+      plot("plot_power.py", {fs::absolute(a.manifest).string(), stage.string()}, stage / "power.png");
+  });
+  std::fputs(props.str().c_str(), stdout);
+  std::printf("# wrote %s/{host_properties.xml,levels.csv%s}\n", a.out.c_str(),
+              fs::exists(fs::path(a.out) / "power.png") ? ",power.png" : "");
+}
+
+} // namespace
+
+void add_calibrate_command(CLI::App& app)
+{
+  auto* cmd = app.add_subcommand("calibrate", "Fit SMPI network settings or host power profiles from measurements "
+                                              "(calibration/README.md)");
+  cmd->require_subcommand(1);
+
+  auto net = std::make_shared<NetArgs>();
+  auto* n  = cmd->add_subcommand("net", "Fit smpi/os, ois, or, bw-factor, lat-factor and the protocol thresholds "
+                                        "from calibration-net samples");
+  n->add_option("samples", net->samples, "SAMPLES.csv written by calibration-net (op,size,start,duration)")
+      ->required();
+  n->add_option("--intra", net->intra, "Samples of two ranks on one node: fits the loopback link");
+  n->add_option("--bandwidth", net->bandwidth, "Bandwidth (B/s) of the platform route the factors refer to "
+                                               "(default: the best measured)");
+  n->add_option("--latency", net->latency, "Latency (s) of the platform route (default: the smallest measured)");
+  n->add_option("-o,--out", net->out, "Directory receiving smpi.cfg, config.xml, segments.csv, points.csv, net.png")
+      ->capture_default_str();
+  n->add_flag("--no-crosstraffic", net->no_crosstraffic, "The route's links are SPLITDUPLEX or the platform runs "
+                                                         "with network/crosstraffic:0 (else a flow gets bandwidth/1.05)");
+  n->add_flag("--no-plot", net->no_plot, "Skip net.png");
+  n->callback([net] { run_net(*net); });
+
+  auto pw = std::make_shared<PowerArgs>();
+  auto* p = cmd->add_subcommand("power", "Fit host power profiles (idle, one core, all cores per pstate) from "
+                                         "wattmeter logs; reads RAPL where the machine exposes it");
+  p->add_option("manifest", pw->manifest, "MANIFEST.csv: pstate,load,file (load idle, one or all)");
+  p->add_option("--cores", pw->cores, "Cores of the measured host");
+  p->add_option("-o,--out", pw->out, "Directory receiving host_properties.xml, levels.csv, power.png")
+      ->capture_default_str();
+  p->add_option("--sysfs-root", pw->sysfs_root, "Where to look for sys/class/powercap")->capture_default_str();
+  p->add_option("--rapl-log", pw->rapl_log, "Log RAPL power (time,watts) to this file for --seconds");
+  p->add_option("--seconds", pw->seconds, "Length of the RAPL log");
+  p->add_flag("--no-plot", pw->no_plot, "Skip power.png");
+  p->callback([pw] {
+    if (!pw->manifest.empty() && pw->cores == 0)
+      throw InputError("haec calibrate power", "--cores is required with a manifest", "give the host's core count");
+    run_power(*pw);
+  });
+}
+
+} // namespace haec::cli
