@@ -14,7 +14,7 @@
 //     instead of every K iterations.
 // Outputs: migrations.csv (time, iteration, rank, from, to, bytes) and balance.csv (each step's
 // per-node load before and after), summary entries balance_steps and migrations.
-#include "governor_bridge.hpp"
+#include "iteration_modes.hpp"
 #include "input_error.hpp"
 #include "mpi_calls.hpp"
 #include "run_context.hpp"
@@ -44,7 +44,7 @@ simgrid::config::Flag<std::string> cfg_strategy{"haec/balance/strategy",
                                                 "Load-balancing strategy: greedy or refine (empty: off)", ""};
 simgrid::config::Flag<int> cfg_every{"haec/balance/every", "Balance every K iterations", 10};
 simgrid::config::Flag<double> cfg_tolerance{"haec/balance/tolerance",
-                                            "RefineLB: nodes above tolerance x mean load give ranks away", 1.05};
+                                            "With refine, nodes above tolerance x mean load give ranks away", 1.05};
 simgrid::config::Flag<double> cfg_footprint{"haec/balance/footprint",
                                             "Bytes of memory a migrating rank sends to its new node", 1e6};
 simgrid::config::Flag<std::string> cfg_pinned{"haec/balance/pinned", "Ranks that never migrate, e.g. 0,3-5", ""};

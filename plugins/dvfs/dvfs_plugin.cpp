@@ -15,7 +15,9 @@
 // switches again after its first part with a kernel timer. Timers are removed when the last rank
 // ends, so they never stretch the simulated time.
 #include "dvfs_observer.hpp"
-#include "governor_bridge.hpp"
+#include "governor.hpp"
+#include "iteration_modes.hpp"
+#include "offline_optimum.hpp"
 #include "input_error.hpp"
 #include "mpi_calls.hpp"
 #include "power_profile.hpp"
@@ -30,6 +32,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <unordered_map>
@@ -65,11 +68,21 @@ simgrid::config::Flag<std::string> cfg_params{
 
 constexpr double kNever = -1;
 
+// Ranks the hostfile puts on `host`: SMPI's deployment exists when the platform is created.
+int ranks_on(const sg4::Host* host)
+{
+  int n = 0;
+  for (auto const& a : sg4::Engine::get_instance()->get_all_actors())
+    n += a->get_host() == host;
+  return n;
+}
+
 struct HostDvfs;
 
 struct RankTrack {
   HostDvfs* host = nullptr;
   int rank       = -1;
+  int local      = 0; // index of the rank among its host's ranks
   // current computation
   const sg4::Activity* exec = nullptr;
   double comp_start = 0, comp_flops = 0;
@@ -87,7 +100,10 @@ struct RankTrack {
 struct HostDvfs {
   static simgrid::xbt::Extension<sg4::Host, HostDvfs> EXTENSION_ID;
   sg4::Host* host = nullptr;
-  std::unique_ptr<GovernorBridge> governor;
+  std::unique_ptr<Governor> governor;
+  HostModel model;                    // for the offline optimum
+  size_t index = 0;                   // in hosts_
+  int local_ranks = 0;                // ranks seen on this host (task keys are per rank)
   int min_pstate = 0, max_pstate = 0;
   // load accounting for sampling: busy core-seconds since the last sample
   int running        = 0;
@@ -108,10 +124,11 @@ public:
   void on_call(const suite::MpiCall& call);
   void on_actor_end(const sg4::Actor& actor);
   void write(const std::string& dir);
+  void write_optimum(const std::vector<IterationRecord>& rows);
 
 private:
   RankTrack& track(long pid);
-  void apply(HostDvfs& hd, const Decision& d);
+  void apply(HostDvfs& hd, const Plan& d);
   void set_pstate(HostDvfs& hd, int pstate);
   void sample(HostDvfs& hd);
   void arm_sampling(HostDvfs& hd);
@@ -124,6 +141,7 @@ private:
   std::vector<RankTrack> ranks_; // by pid
   std::unordered_map<const sg4::Activity*, long> exec_pid_;
   std::vector<IterationRecord> iterations_;
+  std::map<int, HostDvfs*> host_of_rank_;
   int live_ranks_ = 0;
   bool finished_  = false;
   double switch_energy_j_ = 0;
@@ -149,13 +167,15 @@ void DvfsPlugin::on_platform_created()
   enabled_ = true;
   try {
     mode_ = parse_iteration_mode(cfg_iterations.get(), "haec/iterations");
-    GovernorSettings settings;
-    settings.period          = cfg_period;
-    settings.up_threshold    = cfg_up;
-    settings.down_threshold  = cfg_down;
-    settings.params          = cfg_params.get();
-    if (!(settings.period > 0))
-      throw InputError("haec/dvfs/period", "must be positive", "give a sampling period in seconds, e.g. 0.1");
+    GovernorParams params;
+    params.period         = cfg_period;
+    params.up_threshold   = cfg_up;
+    params.down_threshold = cfg_down;
+    params.min_pstate     = cfg_min_pstate;
+    params.max_pstate     = cfg_max_pstate;
+    params.switch_latency = cfg_switch_latency;
+    params.switch_energy  = cfg_switch_energy;
+    apply_params(params, cfg_params.get(), "haec/dvfs/params");
     if (!(cfg_switch_latency >= 0) || !(cfg_switch_energy >= 0))
       throw InputError("haec/dvfs/switch-latency or switch-energy", "must not be negative", "give 0 or more");
     for (auto* h : all) {
@@ -167,25 +187,25 @@ void DvfsPlugin::on_platform_created()
       const int count = static_cast<int>(h->get_pstate_count());
       auto* hd        = new HostDvfs;
       hd->host        = h;
-      hd->min_pstate  = cfg_min_pstate.get() < 0 ? 0 : cfg_min_pstate.get();
-      hd->max_pstate  = cfg_max_pstate.get() < 0 ? count - 1 : cfg_max_pstate.get();
-      if (hd->min_pstate >= count || hd->max_pstate >= count || hd->min_pstate > hd->max_pstate)
-        throw InputError("haec/dvfs/min-pstate, max-pstate",
-                         "range " + std::to_string(hd->min_pstate) + ".." + std::to_string(hd->max_pstate) +
-                             " is outside host " + h->get_name() + "'s " + std::to_string(count) + " pstates",
-                         "give 0 <= min <= max < " + std::to_string(count));
+      hd->index       = hosts_.size();
       std::vector<double> speeds;
       for (int p = 0; p < count; ++p)
         speeds.push_back(h->get_pstate_speed(p));
       auto power = power::parse_host_power(
           h->get_name(), [h](const std::string& k) { return h->get_property(k); }, h->get_pstate_count(),
           h->get_core_count());
-      hd->governor = make_governor_bridge(name, settings, speeds, power, h->get_core_count(), hd->min_pstate,
-                                          hd->max_pstate, "host " + h->get_name() + " governor");
+      // A computation occupies one core: the governors price busy time at one busy core (one
+      // rank per node, as in the thesis's experiments).
+      hd->model    = HostModel{speeds, power, 0, count - 1, 1.0};
+      hd->governor = make_governor(name, params, hd->model, "host " + h->get_name() + " governor");
+      hd->min_pstate = std::min(hd->governor->table().fastest(), hd->governor->table().slowest());
+      hd->max_pstate = std::max(hd->governor->table().fastest(), hd->governor->table().slowest());
       h->extension_set(hd);
       hosts_.push_back(h);
       if (auto start = hd->governor->initial_pstate(); start >= 0)
         set_pstate(*hd, start);
+      else
+        hd->governor->on_pstate_changed(static_cast<int>(h->get_pstate()));
     }
   } catch (const std::exception& e) {
     suite::fail_run(e.what());
@@ -210,6 +230,10 @@ RankTrack& DvfsPlugin::track(long pid)
     rt.splitter      = std::make_unique<IterationSplitter>(mode_);
     rt.iter.rank     = rt.rank;
     rt.iter.start    = sg4::Engine::get_clock();
+    if (rt.host) {
+      rt.local                = rt.host->local_ranks++;
+      host_of_rank_[rt.rank] = rt.host;
+    }
     ++live_ranks_;
   }
   return rt;
@@ -237,7 +261,7 @@ void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
   // The previous computation's MPI time ends here: the governor learns it.
   if (rt.pending) {
     rt.last.t_lib = now - rt.last_end;
-    hd->governor->task_ended(rt.last, now);
+    hd->governor->on_task_end(TaskObservation{rt.last.key, rt.last.flops, rt.last.t_comp, rt.last.t_lib, rt.local});
     rt.pending = false;
   }
   const uint32_t region = suite::current_region();
@@ -246,7 +270,7 @@ void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
   rt.comp_flops = exec.get_cost();
   rt.comp_key   = rt.keys.key(region == suite::kNoRegion ? 0 : region + 1);
   exec_pid_[&exec] = pid;
-  apply(*hd, hd->governor->task_starting(rt.comp_key, rt.comp_flops, now));
+  apply(*hd, hd->governor->on_task_start(rt.comp_key, rt.comp_flops, rt.local));
 }
 
 void DvfsPlugin::on_completion(const sg4::Activity& activity)
@@ -295,7 +319,8 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
   rt.iter.start     = now;
   rt.keys.new_iteration();
   if (done.iteration > 0)
-    apply(*rt.host, rt.host->governor->iteration_ended(done, now));
+    apply(*rt.host, rt.host->governor->on_iteration(
+                        IterationStats{rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration()}));
 }
 
 void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)
@@ -304,12 +329,12 @@ void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)
   if (static_cast<unsigned long>(pstate) == hd.host->get_pstate())
     return;
   hd.host->set_pstate(pstate);
-  hd.governor->pstate_changed(pstate);
+  hd.governor->on_pstate_changed(pstate);
   ++hd.switches;
   switch_energy_j_ += cfg_switch_energy;
 }
 
-void DvfsPlugin::apply(HostDvfs& hd, const Decision& d)
+void DvfsPlugin::apply(HostDvfs& hd, const Plan& d)
 {
   if (d.pstate < 0)
     return;
@@ -321,12 +346,12 @@ void DvfsPlugin::apply(HostDvfs& hd, const Decision& d)
   const double latency = cfg_switch_latency;
   HostDvfs* h          = &hd;
   if (latency > 0 && static_cast<unsigned long>(d.pstate) != hd.host->get_pstate()) {
-    const Decision later{d.pstate, d.first_seconds > latency ? d.first_seconds - latency : 0, d.then_pstate};
+    const Plan later{d.pstate, d.first_seconds > latency ? d.first_seconds - latency : 0, d.then_pstate};
     hd.plan_timer = timer::Timer::set(now + latency, [this, h, later] {
       h->plan_timer = nullptr;
       set_pstate(*h, later.pstate);
       if (later.then_pstate >= 0 && later.first_seconds > 0)
-        apply(*h, Decision{later.then_pstate, 0, -1});
+        apply(*h, Plan{later.then_pstate, 0, -1});
     });
     return;
   }
@@ -359,11 +384,14 @@ void DvfsPlugin::sample(HostDvfs& hd)
   const double now = sg4::Engine::get_clock();
   busy_change(hd, 0, now);
   const double span = now - hd.last_sample;
-  double load       = span > 0 ? hd.busy_accum / (span * hd.host->get_core_count()) : 0;
+  // Busy fraction of the cores the host's ranks use (one rank on a 12-core node fully busy is
+  // load 1, as the per-core load Linux's ondemand looks at).
+  const int used    = std::clamp(hd.local_ranks, 1, static_cast<int>(hd.host->get_core_count()));
+  double load       = span > 0 ? hd.busy_accum / (span * used) : 0;
   load              = std::clamp(load, 0.0, 1.0);
   hd.busy_accum     = 0;
   hd.last_sample    = now;
-  apply(hd, hd.governor->load_sampled(load, now));
+  apply(hd, hd.governor->on_sample(load));
 }
 
 // The last rank ended: drop every pending timer, or the clock would run on to them.
@@ -417,6 +445,47 @@ void DvfsPlugin::write(const std::string& dir)
     max_iter = std::max(max_iter, r.iteration);
   suite::add_summary_entry("iterations", std::to_string(max_iter));
   (void)now;
+  write_optimum(rows);
+}
+
+// The offline optimum from this run's iterations (meaningful for the performance governor: its
+// computations ran at the fastest pstate). Slack of a host in an iteration: its MPI time minus
+// its smallest MPI time over the run (the communication itself, without waiting).
+void DvfsPlugin::write_optimum(const std::vector<IterationRecord>& rows)
+{
+  if (cfg_governor.get() != "performance")
+    return;
+  std::vector<PstateTable> tables;
+  std::vector<std::vector<OfflineIteration>> per_host(hosts_.size());
+  std::map<int, double> min_mpi;
+  for (auto const& r : rows)
+    if (r.iteration > 0) {
+      auto [it, fresh] = min_mpi.emplace(r.rank, r.t_mpi());
+      if (!fresh)
+        it->second = std::min(it->second, r.t_mpi());
+    }
+  for (auto* h : hosts_) {
+    auto* hd = h->extension<HostDvfs>();
+    if (!hd->model.power.has_profile())
+      return; // no power data: no bound
+    tables.emplace_back(hd->model, "host " + h->get_name());
+  }
+  for (auto const& r : rows) {
+    auto it = host_of_rank_.find(r.rank);
+    if (r.iteration <= 0 || it == host_of_rank_.end())
+      continue;
+    per_host[it->second->index].push_back(
+        OfflineIteration{r.t_comp, r.duration(), std::max(0.0, r.t_mpi() - min_mpi[r.rank])});
+  }
+  try {
+    const OfflineResult o = offline_optimum(tables, per_host);
+    suite::add_summary_entry("dvfs_optimum_performance_j", units::exact(o.performance_j));
+    suite::add_summary_entry("dvfs_optimum_saving_j", units::exact(o.performance_j - o.mix_j));
+    suite::add_summary_entry("dvfs_optimum_single_saving_j", units::exact(o.performance_j - o.single_j));
+    suite::add_summary_entry("dvfs_optimum_static_saving_j", units::exact(o.performance_j - o.static_j));
+  } catch (const std::exception& e) {
+    XBT_WARN("no offline optimum: %s", e.what());
+  }
 }
 
 struct Registration {

@@ -15,7 +15,12 @@ const std::vector<std::string>& known_haec_flags()
       "haec/link/partial-window", "haec/link/smpi-envelope",
       // power plugin (plugins/power)
       "haec/power", "haec/power/series", "haec/power/polling", "haec/power/link-wattage",
-      "haec/power/workloads"};
+      "haec/power/workloads",
+      // DVFS governors (plugins/dvfs) and load balancing (plugins/balance)
+      "haec/iterations", "haec/dvfs/governor", "haec/dvfs/period", "haec/dvfs/up-threshold",
+      "haec/dvfs/down-threshold", "haec/dvfs/min-pstate", "haec/dvfs/max-pstate", "haec/dvfs/switch-latency",
+      "haec/dvfs/switch-energy", "haec/dvfs/params", "haec/balance/strategy", "haec/balance/every",
+      "haec/balance/tolerance", "haec/balance/footprint", "haec/balance/pinned"};
   return keys;
 }
 

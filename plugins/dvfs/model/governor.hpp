@@ -1,9 +1,15 @@
-// The adapter's view of a governor (dvfs_plugin.cpp): events in, pstate decisions out. Bridges
-// the pure governors of plugins/dvfs/model to what the adapter observes, and splits each rank's
-// MPI call stream into iterations. No SimGrid include.
+// The DVFS governors' decision logic (MODELS.md §5), pure: the adapter feeds each host's governor
+// with what the host's ranks do and applies the plans it returns. No SimGrid include.
+//
+// Hooks (all optional for a governor; -1 in a Plan means "keep the pstate"):
+//   on_sample(load)               every `period` seconds, load = busy fraction of the last period
+//   on_task_start(key, flops)     a computation starts (key: its code position)
+//   on_task_end(observation)      a computation's record, once the MPI time after it is known
+//                                 (i.e. when the next computation starts)
+//   on_iteration(stats)           a rank's iteration ended
+//   on_pstate_changed(pstate)     the host's pstate really changed (the governor's view of it)
 #pragma once
-#include "dvfs_observer.hpp"
-#include "power_profile.hpp"
+#include "pstate_table.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -12,62 +18,90 @@
 
 namespace haec::dvfs {
 
-// A pstate to set now (-1: keep), optionally followed by `then_pstate` after `first_seconds`
-// (a two-pstate plan within one computation).
-struct Decision {
+// Set `pstate` now (-1: keep); if then_pstate >= 0, switch to it after first_seconds.
+struct Plan {
   int pstate           = -1;
   double first_seconds = 0;
   int then_pstate      = -1;
+  bool keeps() const { return pstate < 0; }
 };
 
-struct GovernorSettings {
-  double period         = 0.1;
-  double up_threshold   = 0.8;
-  double down_threshold = 0.2;
-  std::string params;   // "key=value,..." for the governor's own parameters
+// One ended computation of a rank and the MPI time that followed it.
+struct TaskObservation {
+  uint64_t key  = 0;
+  double flops  = 0; // work I
+  double t_comp = 0; // seconds computing
+  double t_lib  = 0; // seconds in MPI after it, until the rank's next computation
+  int rank      = 0; // local index of the rank on the host (task keys are per rank)
 };
 
-class GovernorBridge {
+// One ended iteration of a rank.
+struct IterationStats {
+  int rank        = 0;
+  double work     = 0; // flops computed in the iteration (W)
+  double t_comp   = 0; // seconds computing
+  double t_mpi    = 0; // seconds in MPI
+  double duration = 0; // seconds, boundary to boundary
+};
+
+struct GovernorParams {
+  double period         = 0.1; // s, load sampling (ondemand, conservative)
+  double up_threshold   = 0.8; // load above: ondemand to the fastest, conservative one up
+  double down_threshold = 0.2; // load below: conservative one down
+  int min_pstate        = -1;  // allowed pstate index range; -1: the HostModel's
+  int max_pstate        = -1;
+  double t_copy         = 0;    // adagio: s of t_lib that are copies, never slack
+  double adagio_factor  = 1.1;  // adagio-improved: t_lib > t_min * factor means "we wait"
+  double rho            = 10;   // lagrange: ADMM penalty (J/s^2)
+  double overlay        = 0.95; // lagrange: s = overlay * iteration duration
+  bool lagrange_thesis  = false; // lagrange: the thesis's literal g and dual sign (README)
+  double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
+  double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
+  double mix_step       = 0.3;   // mix: fraction of newly found slack taken per occurrence (0,1]
+  double switch_latency = 0;     // s a switch takes (mix avoids parts shorter than this)
+  double switch_energy  = 0;     // J per switch (mix mixes only when it pays for its extra switch)
+};
+
+// Applies "key=value,key=value" (keys as the fields above, '-' or '_'; booleans 0/1/true/false).
+// Throws haec::InputError naming `what` for an unknown key or a non-numeric value.
+void apply_params(GovernorParams& params, const std::string& text, const std::string& what);
+
+class Governor {
 public:
-  virtual ~GovernorBridge() = default;
-  virtual std::string name() const = 0;
-  virtual int initial_pstate() const = 0; // -1: keep the host's
-  virtual bool samples_load() const  = 0; // wants load_sampled every period
-  virtual Decision task_starting(uint64_t key, double flops, double now) = 0;
-  virtual void task_ended(const TaskRecord& task, double now) = 0;
-  virtual Decision iteration_ended(const IterationRecord& iteration, double now) = 0;
-  virtual Decision load_sampled(double load, double now) = 0;
-  virtual void pstate_changed(int pstate) = 0;
+  Governor(std::string name, PstateTable table);
+  virtual ~Governor() = default;
+  Governor(const Governor&) = delete;
+  Governor& operator=(const Governor&) = delete;
+
+  const std::string& name() const { return name_; }
+  const PstateTable& table() const { return table_; }
+  virtual int initial_pstate() const { return table_.fastest(); } // set once at start
+  virtual bool samples_load() const { return false; }
+
+  virtual Plan on_sample(double /*load*/) { return {}; }
+  virtual Plan on_task_start(uint64_t /*key*/, double /*flops*/, int /*rank*/ = 0) { return {}; }
+  virtual void on_task_end(const TaskObservation& /*observation*/) {}
+  virtual Plan on_iteration(const IterationStats& /*stats*/) { return {}; }
+  void on_pstate_changed(int pstate) { current_ = pstate; }
+  int current_pstate() const { return current_; }
+
+protected:
+  static Plan set(int pstate) { return Plan{pstate, 0, -1}; }
+  // The governor's view of the current pstate, as an allowed level (0 = fastest).
+  int current_level() const { return table_.level(table_.nearest_allowed(current_)); }
+
+  std::string name_;
+  PstateTable table_;
+  int current_;
 };
 
-// Throws haec::InputError naming `what` (unknown name: lists the valid ones; bad thresholds,
-// parameters or range).
-std::unique_ptr<GovernorBridge> make_governor_bridge(const std::string& name, const GovernorSettings& settings,
-                                                     const std::vector<double>& speeds,
-                                                     const power::HostPowerProfile& power, int cores, int min_pstate,
-                                                     int max_pstate, const std::string& what);
+// Names accepted by make_governor, in a stable order.
+const std::vector<std::string>& governor_names();
 
-// How iterations are found in a rank's sequence of MPI call sites.
-struct IterationMode {
-  enum Kind { Auto, Marker, Site, Every } kind = Auto;
-  std::string site;     // Site: the call site text; Every: the function name ("MPI_Waitall")
-  long every = 1;       // Every: each k-th call
-};
-// "auto" | "marker" | "site:SITE" | "every:K:MPI_Function"; throws haec::InputError naming `what`.
-IterationMode parse_iteration_mode(const std::string& text, const std::string& what);
-
-class IterationSplitter {
-public:
-  explicit IterationSplitter(IterationMode mode);
-  ~IterationSplitter();
-  // True when the call entering `site` starts a new iteration.
-  bool boundary(const std::string& site_text, uint32_t site);
-
-private:
-  IterationMode mode_;
-  long count_ = 0;
-  struct Auto;
-  std::unique_ptr<Auto> auto_;
-};
+// Throws haec::InputError naming `what`: unknown name (lists the valid ones), pstate range
+// outside the host's table, period <= 0, thresholds outside (0,1], bad governor parameters, no
+// power profile for the energy-aware governors (lagrange, mix).
+std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorParams& params, const HostModel& host,
+                                        const std::string& what = "governor");
 
 } // namespace haec::dvfs

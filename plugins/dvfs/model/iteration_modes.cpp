@@ -1,15 +1,11 @@
 // Iteration boundaries in a rank's MPI call stream (governor_bridge.hpp): user-given modes here,
 // automatic detection through the model's IterationDetector.
-#include "governor_bridge.hpp"
+#include "iteration_modes.hpp"
 #include "input_error.hpp"
 #include "iteration_detector.hpp"
 #include "units.hpp"
 
 namespace haec::dvfs {
-
-struct IterationSplitter::Auto {
-  IterationDetector detector;
-};
 
 IterationMode parse_iteration_mode(const std::string& text, const std::string& what)
 {
@@ -51,7 +47,7 @@ IterationMode parse_iteration_mode(const std::string& text, const std::string& w
 IterationSplitter::IterationSplitter(IterationMode mode) : mode_(std::move(mode))
 {
   if (mode_.kind == IterationMode::Auto)
-    auto_ = std::make_unique<Auto>();
+    auto_ = std::make_unique<IterationDetector>();
 }
 
 IterationSplitter::~IterationSplitter() = default;
@@ -71,7 +67,7 @@ bool IterationSplitter::boundary(const std::string& site_text, uint32_t site)
     case IterationMode::Auto:
       break;
   }
-  return auto_->detector.feed(site);
+  return auto_->feed(site);
 }
 
 } // namespace haec::dvfs

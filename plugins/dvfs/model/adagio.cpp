@@ -1,0 +1,84 @@
+#include "adagio.hpp"
+
+namespace haec::dvfs {
+namespace {
+uint64_t task_id(uint64_t key, int rank)
+{
+  // Keys are per rank; ranks sharing a host must not share tasks.
+  return key ^ (static_cast<uint64_t>(static_cast<uint32_t>(rank)) * 0x9E3779B97F4A7C15ull);
+}
+} // namespace
+
+AdagioGovernor::AdagioGovernor(PstateTable table, double t_copy, std::string name)
+    : Governor(std::move(name), std::move(table)), t_copy_(t_copy)
+{
+}
+
+AdagioGovernor::Task& AdagioGovernor::task(uint64_t key, int rank)
+{
+  return tasks_[task_id(key, rank)];
+}
+
+int AdagioGovernor::scheduled_level(uint64_t key, int rank) const
+{
+  auto it = tasks_.find(task_id(key, rank));
+  return it == tasks_.end() || !it->second.measured ? -1 : it->second.sched_level;
+}
+
+Plan AdagioGovernor::on_task_start(uint64_t key, double /*flops*/, int rank)
+{
+  Task& t = task(key, rank);
+  t.ran_level = t.measured ? t.sched_level : 0;
+  return set(table_.pstate(t.ran_level));
+}
+
+void AdagioGovernor::adagio_schedule(Task& t, const TaskObservation& o)
+{
+  const double I = o.flops;
+  if (!(I > 0) || !(o.t_comp > 0)) // nothing measurable: keep the schedule
+    return;
+  const int levels = table_.levels();
+  if (!t.measured) { // first instance: worst-case rates, rate(f) = rate(f_ran) * f / f_ran
+    const double r = I / o.t_comp;
+    const double f_ran = table_.speed(table_.pstate(t.ran_level));
+    t.rate.resize(static_cast<size_t>(levels));
+    for (int l = 0; l < levels; ++l)
+      t.rate[static_cast<size_t>(l)] = r * table_.speed(table_.pstate(l)) / f_ran;
+    t.measured = true;
+  }
+  t.rate[static_cast<size_t>(t.ran_level)] = I / o.t_comp;
+  const double target = o.t_comp + o.t_lib - t_copy_;
+  t.sched_level = 0;
+  for (int l = levels - 1; l >= 0; --l) // slowest first
+    if (I / t.rate[static_cast<size_t>(l)] <= target * (1 + 1e-12)) {
+      t.sched_level = l;
+      break;
+    }
+}
+
+void AdagioGovernor::on_task_end(const TaskObservation& o)
+{
+  adagio_schedule(task(o.key, o.rank), o);
+}
+
+AdagioImprovedGovernor::AdagioImprovedGovernor(PstateTable table, double t_copy, double factor)
+    : AdagioGovernor(std::move(table), t_copy, "adagio-improved"), factor_(factor)
+{
+}
+
+void AdagioImprovedGovernor::on_task_end(const TaskObservation& o)
+{
+  Task& t = task(o.key, o.rank);
+  if (o.t_lib > t.t_min * factor_) { // we wait for others: slow down
+    adagio_schedule(t, o);
+    return;
+  }
+  // Others wait for us. Keep the rates learnt (the task may slow down again later), then move
+  // half-way to the fastest level.
+  const int ran = t.ran_level;
+  adagio_schedule(t, o);
+  t.sched_level = ran / 2;
+  t.t_min       = o.t_lib;
+}
+
+} // namespace haec::dvfs

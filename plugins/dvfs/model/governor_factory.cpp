@@ -1,0 +1,172 @@
+// Governor parameters, their validation and the factory.
+#include "adagio.hpp"
+#include "governor.hpp"
+#include "input_error.hpp"
+#include "lagrange.hpp"
+#include "load_governors.hpp"
+#include "mix_governor.hpp"
+#include "text.hpp"
+#include "units.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace haec::dvfs {
+
+Governor::Governor(std::string name, PstateTable table)
+    : name_(std::move(name)), table_(std::move(table)), current_(table_.fastest())
+{
+}
+
+const std::vector<std::string>& governor_names()
+{
+  static const std::vector<std::string> names{"performance", "powersave", "ondemand", "conservative",
+                                              "adagio",      "adagio-improved", "lagrange", "mix"};
+  return names;
+}
+
+namespace {
+
+std::string joined_names()
+{
+  std::string s;
+  for (auto const& n : governor_names())
+    s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+bool parse_bool(const std::string& v, const std::string& what)
+{
+  if (v == "1" || v == "true" || v == "yes")
+    return true;
+  if (v == "0" || v == "false" || v == "no")
+    return false;
+  throw InputError(what, "'" + v + "' is not a boolean", "give 0, 1, true or false");
+}
+
+void validate(const GovernorParams& p, const std::string& what)
+{
+  auto fraction = [&](double v, const char* name) {
+    if (!(v > 0 && v <= 1))
+      throw InputError(what, std::string(name) + " " + units::exact(v) + " is outside (0,1]",
+                       "give a load fraction, e.g. 0.8");
+  };
+  if (!(p.period > 0) || !std::isfinite(p.period))
+    throw InputError(what, "sampling period " + units::exact(p.period) + " is not positive",
+                     "give a period in seconds, e.g. 0.1");
+  fraction(p.up_threshold, "up threshold");
+  fraction(p.down_threshold, "down threshold");
+  auto non_negative = [&](double v, const char* name, const char* fix) {
+    if (!(v >= 0) || !std::isfinite(v))
+      throw InputError(what, std::string(name) + " " + units::exact(v) + " is negative", fix);
+  };
+  non_negative(p.t_copy, "t_copy", "give 0 or the seconds of copies in t_lib");
+  non_negative(p.switch_latency, "switch latency", "give 0 or more seconds");
+  non_negative(p.switch_energy, "switch energy", "give 0 or more joules");
+  non_negative(p.mix_margin, "mix margin", "give a fraction, e.g. 0.03");
+  non_negative(p.mix_margin_s, "mix margin seconds", "give seconds, e.g. 1e-4");
+  if (!(p.adagio_factor >= 1) || !std::isfinite(p.adagio_factor))
+    throw InputError(what, "adagio factor " + units::exact(p.adagio_factor) + " is below 1",
+                     "give a factor >= 1, e.g. 1.1");
+  if (!(p.rho > 0) || !std::isfinite(p.rho))
+    throw InputError(what, "rho " + units::exact(p.rho) + " is not positive", "give the ADMM penalty, e.g. 10");
+  fraction(p.overlay, "overlay");
+  fraction(p.mix_step, "mix step");
+  if (p.mix_margin >= 1)
+    throw InputError(what, "mix margin " + units::exact(p.mix_margin) + " is not below 1", "give e.g. 0.03");
+}
+
+} // namespace
+
+void apply_params(GovernorParams& p, const std::string& text, const std::string& what)
+{
+  const std::string fix = "give key=value,... with keys period, up_threshold, down_threshold, min_pstate, "
+                          "max_pstate, t_copy, adagio_factor, rho, overlay, lagrange_thesis, mix_margin, "
+                          "mix_margin_s, mix_step, switch_latency, switch_energy";
+  for (auto const& item : text::split(text, ',')) {
+    const std::string kv = text::trim(item);
+    if (kv.empty())
+      continue;
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos)
+      throw InputError(what, "'" + kv + "' is not key=value", fix);
+    std::string key = text::trim(kv.substr(0, eq));
+    std::replace(key.begin(), key.end(), '-', '_');
+    const std::string value = text::trim(kv.substr(eq + 1));
+    const std::string w = what + " " + key;
+    auto num = [&] { return units::parse_number(value, w); };
+    auto integer = [&] {
+      const double v = num();
+      if (v != std::floor(v) || v < -1 || v > 1e9)
+        throw InputError(w, "'" + value + "' is not a pstate index", "give an integer >= 0, or -1");
+      return static_cast<int>(v);
+    };
+    if (key == "period")
+      p.period = num();
+    else if (key == "up_threshold")
+      p.up_threshold = num();
+    else if (key == "down_threshold")
+      p.down_threshold = num();
+    else if (key == "min_pstate")
+      p.min_pstate = integer();
+    else if (key == "max_pstate")
+      p.max_pstate = integer();
+    else if (key == "t_copy")
+      p.t_copy = num();
+    else if (key == "adagio_factor" || key == "factor")
+      p.adagio_factor = num();
+    else if (key == "rho")
+      p.rho = num();
+    else if (key == "overlay")
+      p.overlay = num();
+    else if (key == "lagrange_thesis")
+      p.lagrange_thesis = parse_bool(value, w);
+    else if (key == "mix_margin")
+      p.mix_margin = num();
+    else if (key == "mix_margin_s")
+      p.mix_margin_s = num();
+    else if (key == "mix_step")
+      p.mix_step = num();
+    else if (key == "switch_latency")
+      p.switch_latency = num();
+    else if (key == "switch_energy")
+      p.switch_energy = num();
+    else
+      throw InputError(what, "unknown parameter '" + key + "'", fix);
+  }
+}
+
+std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorParams& params, const HostModel& host,
+                                        const std::string& what)
+{
+  const auto& names = governor_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw InputError(what, "unknown governor '" + name + "'", "use one of " + joined_names());
+  validate(params, what);
+  HostModel h = host;
+  if (params.min_pstate >= 0)
+    h.min_pstate = params.min_pstate;
+  if (params.max_pstate >= 0)
+    h.max_pstate = params.max_pstate;
+  PstateTable table(h, what);
+  if ((name == "lagrange" || name == "mix") && !table.has_power())
+    throw InputError(what, "governor " + name + " needs the host's power profile",
+                     "give the host wattage_per_state (or haec:wattage_calibration)");
+  if (name == "performance")
+    return std::make_unique<FixedGovernor>(name, std::move(table), true);
+  if (name == "powersave")
+    return std::make_unique<FixedGovernor>(name, std::move(table), false);
+  if (name == "ondemand")
+    return std::make_unique<OndemandGovernor>(std::move(table), params.up_threshold);
+  if (name == "conservative")
+    return std::make_unique<ConservativeGovernor>(std::move(table), params.up_threshold, params.down_threshold);
+  if (name == "adagio")
+    return std::make_unique<AdagioGovernor>(std::move(table), params.t_copy);
+  if (name == "adagio-improved")
+    return std::make_unique<AdagioImprovedGovernor>(std::move(table), params.t_copy, params.adagio_factor);
+  if (name == "lagrange")
+    return std::make_unique<LagrangeGovernor>(std::move(table), params.rho, params.overlay, params.lagrange_thesis);
+  return std::make_unique<MixGovernor>(std::move(table), params);
+}
+
+} // namespace haec::dvfs

@@ -1,0 +1,34 @@
+// How the adapters find iterations in a rank's stream of MPI call sites (haec/iterations,
+// shared by the DVFS and balancing plugins): automatically (IterationDetector), or as the user
+// says. Pure C++.
+#pragma once
+#include "iteration_detector.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace haec::dvfs {
+
+struct IterationMode {
+  enum Kind { Auto, Marker, Site, Every } kind = Auto;
+  std::string site; // Site: the call site text; Every: the function name ("MPI_Waitall")
+  long every = 1;   // Every: each k-th call
+};
+// "auto" | "marker" | "site:SITE" | "every:K:MPI_Function"; throws haec::InputError naming `what`.
+IterationMode parse_iteration_mode(const std::string& text, const std::string& what);
+
+class IterationSplitter {
+public:
+  explicit IterationSplitter(IterationMode mode);
+  ~IterationSplitter();
+  // True when the call entering `site` (interned id, its text) starts a new iteration.
+  bool boundary(const std::string& site_text, uint32_t site);
+
+private:
+  IterationMode mode_;
+  long count_ = 0;
+  std::unique_ptr<IterationDetector> auto_;
+};
+
+} // namespace haec::dvfs

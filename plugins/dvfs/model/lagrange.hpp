@@ -1,0 +1,43 @@
+// Lagrange (002 §9.3.2, MODELS.md §5): per node and iteration, one step of ADMM on
+//   min sum_i g_i(f_i)  s.t.  f_i W_i = t_i,  t_i <= s,
+// f the inverse speed, W the iteration's work, s = overlay * the node's iteration duration.
+//   (1) f = argmin over the allowed pstates of g(f) + rho/2 (f W - t - lambda)^2
+//   (2) t = min(f W - lambda, s)
+//   (3) lambda -= f W - t
+// with g(f) = f W P_busy(f) + (s - min(s, f W)) P_idle(f): the node's energy over the window s
+// (computing, then idle until s). Two departures from the thesis text, both kept switchable
+// (GovernorParams::lagrange_thesis) and explained in plugins/dvfs/README.md:
+//  - the thesis prints min(s, fW) * P_idle, which grows with fW and so never favours slowing
+//    down; the window energy above is what its objective (9.4) sums;
+//  - the thesis adds (f W - t) to lambda; with (2) that doubles lambda every iteration once it
+//    is positive and drives the busiest node to the slowest pstate. Boyd's scaled ADMM (u = -lambda)
+//    subtracts it: lambda returns to 0 whenever t <= s, and goes negative (pushing f W down,
+//    i.e. faster) while the node's computation exceeds s.
+// The first iteration seen only initialises t to its compute time (lambda = 0).
+#pragma once
+#include "governor.hpp"
+
+#include <map>
+
+namespace haec::dvfs {
+
+class LagrangeGovernor : public Governor {
+public:
+  LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal);
+  Plan on_iteration(const IterationStats& stats) override;
+
+  struct State {
+    bool started = false;
+    double t = 0, lambda = 0;
+  };
+  const State& state(int rank = 0) const { return states_.at(rank); }
+  // Step (1)'s objective at a pstate, for tests and traces.
+  double objective(int pstate, double work, double s, const State& st) const;
+
+private:
+  double rho_, overlay_;
+  bool thesis_;
+  std::map<int, State> states_; // by rank
+};
+
+} // namespace haec::dvfs

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""DVFS governor experiment (issue: DVFS governors; thesis 002 §9.4.1, MODELS.md §5).
+
+16 ranks of apps/stencil_imbalance on 16 taurus-like nodes (one rank per node): the program runs
+once under SMPI and is recorded as a time-independent trace; the trace is replayed with every
+governor, so all of them see exactly the same workload, as in the thesis. Prints the table of
+MODELS.md §5 (governor, makespan, energy, saving %), each governor's saving as a fraction of the
+offline optimum (computed by the DVFS plugin from the performance run), and the per-host idle
+table for performance and for the best governor. Writes everything to OUT (summary.md, table.csv).
+
+  scripts/dvfs_experiment.py [--build build] [--out results/dvfs] [--iters 120] [--pattern ondes3d]
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+GOVERNORS = ["performance", "powersave", "ondemand", "conservative", "adagio", "adagio-improved", "lagrange", "mix"]
+
+
+def run(cmd, **kw):
+    print("+ " + " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--out", default="results/dvfs")
+    ap.add_argument("--ranks", type=int, default=16)
+    ap.add_argument("--iters", type=int, default=120)
+    ap.add_argument("--pattern", default="ondes3d")
+    ap.add_argument("--app-args", default="", help="extra arguments for stencil_imbalance")
+    ap.add_argument("--governors", default=",".join(GOVERNORS))
+    ap.add_argument("--force", action="store_true")
+    args = ap.parse_args()
+
+    build = os.path.abspath(args.build)
+    haec = os.path.join(build, "bin", "haec")
+    app = os.path.join(build, "bin", "stencil_imbalance")
+    out = os.path.abspath(args.out)
+    if os.path.exists(out):
+        if not args.force:
+            sys.exit(f"dvfs_experiment: {out} exists; add --force to replace it")
+        shutil.rmtree(out)
+    os.makedirs(out)
+    platform = f"cluster:{args.ranks},preset=taurus"
+
+    # 1. Record the workload once.
+    trace = os.path.join(out, "trace", "stencil.txt")
+    app_cmd = [app, "--iters", str(args.iters), "--pattern", args.pattern] + args.app_args.split()
+    run([haec, "trace", "record", "--platform", platform, "-np", str(args.ranks), "--out", trace, "--quiet",
+         "--"] + app_cmd, stdout=subprocess.DEVNULL)
+
+    # 2. Replay it with every governor.
+    rows = {}
+    for g in args.governors.split(","):
+        d = os.path.join(out, g)
+        run([haec, "run", "--platform", platform, "--replay", trace, "--governor", g, "--out", d, "--quiet"])
+        s = json.load(open(os.path.join(d, "summary.json")))
+        hosts = list(csv.DictReader(open(os.path.join(d, "hosts.csv"))))
+        rows[g] = {"makespan": s["makespan_s"], "energy": s["energy_j"], "switches": s.get("pstate_switches", 0),
+                   "summary": s, "hosts": hosts}
+    base = rows["performance"]
+    opt_saving = base["summary"].get("dvfs_optimum_saving_j")
+    single_saving = base["summary"].get("dvfs_optimum_single_saving_j")
+
+    lines = []
+    lines.append(f"# DVFS governors: stencil_imbalance ({args.pattern}), {args.ranks} ranks on {platform}, "
+                 f"{args.iters} iterations, one recorded trace\n")
+    lines.append("| governor | makespan (s) | makespan % | energy (J) | saving % | of optimum's saving | switches |")
+    lines.append("|---|---|---|---|---|---|---|")
+    table = []
+    for g, r in rows.items():
+        dm = 100 * (r["makespan"] / base["makespan"] - 1)
+        saving = base["energy"] - r["energy"]
+        sp = 100 * saving / base["energy"]
+        of_opt = f"{100 * saving / opt_saving:.1f} %" if opt_saving else "-"
+        lines.append(f"| {g} | {r['makespan']:.6f} | {dm:+.2f} | {r['energy']:.2f} | {sp:+.2f} | {of_opt} | {r['switches']} |")
+        table.append([g, r["makespan"], dm, r["energy"], sp, (saving / opt_saving) if opt_saving else "", r["switches"]])
+    if opt_saving:
+        lines.append("")
+        lines.append(f"Offline optimum (from the performance run, per host and iteration, two-pstate mixes): "
+                     f"saving {opt_saving:.2f} J = {100 * opt_saving / base['energy']:.2f} % "
+                     f"(one pstate per iteration: {single_saving:.2f} J).")
+    candidates = [g for g in rows if g != "performance" and rows[g]["makespan"] <= base["makespan"] * 1.01]
+    best = min(candidates, key=lambda g: rows[g]["energy"]) if candidates else "performance"
+    for g in ["performance", best]:
+        lines.append("")
+        lines.append(f"Idle time per host, {g}:\n")
+        lines.append("| host | idle (s) | idle % |")
+        lines.append("|---|---|---|")
+        for h in rows[g]["hosts"]:
+            lines.append(f"| {h['host']} | {float(h['idle_s']):.6f} | {float(h['idle_pct']):.2f} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "table.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["governor", "makespan_s", "makespan_pct", "energy_j", "saving_pct", "fraction_of_optimum", "switches"])
+        w.writerows(table)
+
+
+if __name__ == "__main__":
+    main()
