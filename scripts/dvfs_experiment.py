@@ -33,6 +33,7 @@ def main():
     ap.add_argument("--ranks", type=int, default=16)
     ap.add_argument("--iters", type=int, default=120)
     ap.add_argument("--pattern", default="ondes3d")
+    ap.add_argument("--preset", default="taurus-node", help="taurus-node: a rank is a whole node at full power (default); taurus: one core of 12")
     ap.add_argument("--app-args", default="", help="extra arguments for stencil_imbalance")
     ap.add_argument("--governors", default=",".join(GOVERNORS))
     ap.add_argument("--force", action="store_true")
@@ -47,7 +48,7 @@ def main():
             sys.exit(f"dvfs_experiment: {out} exists; add --force to replace it")
         shutil.rmtree(out)
     os.makedirs(out)
-    platform = f"cluster:{args.ranks},preset=taurus"
+    platform = f"cluster:{args.ranks},preset={args.preset}"
 
     # 1. Record the workload once.
     trace = os.path.join(out, "trace", "stencil.txt")

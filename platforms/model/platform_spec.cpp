@@ -120,6 +120,24 @@ void apply_taurus(PlatformSpec& s)
   s.node.wattage_off = 10;
 }
 
+// taurus-node: a rank stands for a whole node (an MPI+threads code like Ondes3D's, or the
+// thesis's one-rank-per-node experiments priced at full load): one core, the taurus speeds, and
+// the taurus-8 calibration converted exactly to SimGrid's idle:epsilon:all_cores with n = 12
+// (P_dynamic = (PN - P1) * 12 / 11, epsilon = PN - P_dynamic), so busy = all cores' power.
+void apply_taurus_node(PlatformSpec& s)
+{
+  apply_taurus(s);
+  s.node.cores = 1;
+  s.node.wattage_per_state.clear();
+  for (auto const& entry : s.node.wattage_calibration) {
+    auto parts           = split(entry, ':');
+    const double idle    = std::stod(parts[0]), p1 = std::stod(parts[1]), pn = std::stod(parts[2]);
+    const double dynamic = (pn - p1) * 12 / 11;
+    s.node.wattage_per_state.push_back(units::exact(idle) + ":" + units::exact(pn - dynamic) + ":" + units::exact(pn));
+  }
+  s.node.wattage_calibration.clear();
+}
+
 std::array<int, 3> parse_dims(Kind kind, const std::string& text, const std::string& spec)
 {
   const std::string example = kind == Kind::Cluster ? "cluster:8" : kind_name(kind) + ":4x4x4";
@@ -259,11 +277,29 @@ void validate(const PlatformSpec& s, const std::string& what)
                          "write three non-negative numbers, e.g. 92.75:114.62:174.38");
     }
   }
+  if (!s.node.wattage_per_state.empty()) {
+    if (!s.node.wattage_calibration.empty())
+      throw InputError(what, "both wattage_calibration and wattage_per_state", "give one power form");
+    if (s.node.wattage_per_state.size() != s.node.speeds.size())
+      throw InputError(what,
+                       std::to_string(s.node.wattage_per_state.size()) + " wattage_per_state entries for " +
+                           std::to_string(s.node.speeds.size()) + " pstates",
+                       "give one idle:epsilon:all_cores entry per speed");
+    for (auto const& entry : s.node.wattage_per_state) {
+      auto parts = split(entry, ':');
+      bool ok    = parts.size() == 3 || parts.size() == 2;
+      for (size_t i = 0; ok && i < parts.size(); ++i)
+        ok = units::parse_number(parts[i], what + " wattage_per_state") >= 0;
+      if (!ok)
+        throw InputError(what, "wattage_per_state entry '" + entry + "' is not idle:epsilon:all_cores watts",
+                         "write non-negative numbers, e.g. 92.75:109.19:174.38");
+    }
+  }
   if (s.node.sockets < 1 || s.node.cores % s.node.sockets != 0)
     throw InputError(what, "sockets=" + std::to_string(s.node.sockets) + " does not divide cores=" +
                                std::to_string(s.node.cores),
                      "give a socket count that divides the cores, e.g. sockets=2 with cores=12");
-  if (s.node.sockets > 1 && s.node.wattage_calibration.empty())
+  if (s.node.sockets > 1 && s.node.wattage_calibration.empty() && s.node.wattage_per_state.empty())
     throw InputError(what, "sockets need node power data", "use preset=taurus or drop sockets");
   if (!std::isfinite(s.node.socket_wattage) || s.node.socket_wattage < 0 ||
       (s.node.socket_wattage > 0 && s.node.sockets < 2))
@@ -325,9 +361,11 @@ PlatformSpec parse_spec(const std::string& spec)
         apply_seed004(s);
       else if (kind == Kind::Cluster && value == "taurus")
         apply_taurus(s);
+      else if (kind == Kind::Cluster && value == "taurus-node")
+        apply_taurus_node(s);
       else
         throw InputError(spec, "unknown preset '" + value + "'",
-                         kind == Kind::Cluster ? "use preset=taurus" : "use preset=seed004");
+                         kind == Kind::Cluster ? "use preset=taurus or preset=taurus-node" : "use preset=seed004");
     } else if (key == "board") {
       if (value != "torus" && value != "mesh")
         throw InputError(spec, "board must be torus or mesh, not '" + value + "'", "write board=torus or board=mesh");
@@ -401,6 +439,8 @@ nlohmann::json to_json(const PlatformSpec& s)
   j["node"]     = {{"cores", s.node.cores}, {"speeds_flops", s.node.speeds}};
   if (!s.node.wattage_calibration.empty())
     j["node"]["wattage_calibration"] = s.node.wattage_calibration;
+  if (!s.node.wattage_per_state.empty())
+    j["node"]["wattage_per_state"] = s.node.wattage_per_state;
   if (s.node.wattage_off >= 0)
     j["node"]["wattage_off"] = s.node.wattage_off;
   if (s.node.sockets > 1) {
@@ -519,7 +559,8 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
   }
 
   auto const& node = r.object(j, "", "node");
-  r.only(node, "node.", {"cores", "speeds_flops", "wattage_calibration", "wattage_off", "sockets", "socket_wattage"});
+  r.only(node, "node.",
+         {"cores", "speeds_flops", "wattage_calibration", "wattage_per_state", "wattage_off", "sockets", "socket_wattage"});
   long long cores = r.integer(r.get(node, "node.", "cores"), "node.cores");
   if (cores < 1 || cores > 1 << 20)
     throw InputError(what, "node.cores=" + std::to_string(cores) + " is out of range", "use 1 <= cores <= 1048576");
@@ -542,6 +583,16 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
         throw InputError(what, "field 'node.wattage_calibration' holds a non-string",
                          "write \"idle:one_core:all_cores\" strings");
       s.node.wattage_calibration.push_back(e.get<std::string>());
+    }
+  }
+  if (node.contains("wattage_per_state")) {
+    auto const& w = node.at("wattage_per_state");
+    if (!w.is_array())
+      throw InputError(what, "field 'node.wattage_per_state' is not an array", "write e.g. [\"92.75:109.19:174.38\"]");
+    for (auto const& e : w) {
+      if (!e.is_string())
+        throw InputError(what, "field 'node.wattage_per_state' holds a non-string", "write \"idle:epsilon:all_cores\" strings");
+      s.node.wattage_per_state.push_back(e.get<std::string>());
     }
   }
   if (node.contains("sockets")) {

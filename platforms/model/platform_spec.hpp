@@ -12,7 +12,9 @@
 //   speeds=2.3Gf/2.2Gf/...; loopback-bw, loopback-lat; preset=seed004 (haec-box: 2-D mesh boards,
 //   aligned wireless, every link 250 Gbit/s and 1 us, as in seed 004 Table 2); preset=taurus
 //   (cluster: 12 cores, 2.3..1.2 Gf, and the taurus-8 power calibration of thesis 002 Figure 8.7);
-//   sockets=2,socket-w=5 (power: two sockets of cores, 5 W when the second wakes).
+//   sockets=2,socket-w=5 (power: two sockets of cores, 5 W when the second wakes);
+//   preset=taurus-node (cluster: one rank stands for a whole taurus node: 1 core whose busy
+//   power is the taurus-8 all-cores power, as wattage_per_state).
 #pragma once
 #include <array>
 #include <nlohmann/json.hpp>
@@ -36,6 +38,9 @@ struct NodeSpec {
   // Power (plugins/power): per pstate "idle:one_core:all_cores" watts, set on each host as
   // haec:wattage_calibration; empty: none. wattage_off < 0: no wattage_off property.
   std::vector<std::string> wattage_calibration;
+  // Or SimGrid 3.32's own form "idle:epsilon:all_cores" per pstate (host property
+  // wattage_per_state); preset=taurus-node sets it.
+  std::vector<std::string> wattage_per_state;
   double wattage_off = -1;
   // Sockets (plugins/power): cores in `sockets` equal groups, each awake one beyond the first
   // adding socket_wattage W (haec:sockets, haec:socket_wattage). 1: no socket model.

@@ -91,6 +91,9 @@ void HaecZone::build(const BuildHooks& hooks)
   std::string calibration;
   for (auto const& entry : spec.node.wattage_calibration)
     calibration += (calibration.empty() ? "" : ",") + entry;
+  std::string per_state;
+  for (auto const& entry : spec.node.wattage_per_state)
+    per_state += (per_state.empty() ? "" : ",") + entry;
   char wattage_off[32]; // "10", as a user would write it (the value reads back exactly)
   std::snprintf(wattage_off, sizeof wattage_off, "%.17g", spec.node.wattage_off);
   for (uint32_t node = 0; node < n; ++node) {
@@ -98,6 +101,8 @@ void HaecZone::build(const BuildHooks& hooks)
     host->set_core_count(spec.node.cores);
     if (!calibration.empty()) // read by the power plugin (plugins/power)
       host->set_property("haec:wattage_calibration", calibration);
+    if (!per_state.empty())
+      host->set_property("wattage_per_state", per_state);
     if (spec.node.wattage_off >= 0)
       host->set_property("wattage_off", wattage_off);
     if (spec.node.sockets > 1) {

@@ -450,20 +450,19 @@ void DvfsPlugin::write(const std::string& dir)
 
 // The offline optimum from this run's iterations (meaningful for the performance governor: its
 // computations ran at the fastest pstate). Slack of a host in an iteration: its MPI time minus
-// its smallest MPI time over the run (the communication itself, without waiting).
+// the smallest MPI time any rank had in any iteration, the cost of communicating without
+// waiting. (A rank's own smallest MPI time would not do: a rank that always waits for its
+// neighbours would show no slack at all.)
 void DvfsPlugin::write_optimum(const std::vector<IterationRecord>& rows)
 {
   if (cfg_governor.get() != "performance")
     return;
   std::vector<PstateTable> tables;
   std::vector<std::vector<OfflineIteration>> per_host(hosts_.size());
-  std::map<int, double> min_mpi;
+  double comm = -1;
   for (auto const& r : rows)
-    if (r.iteration > 0) {
-      auto [it, fresh] = min_mpi.emplace(r.rank, r.t_mpi());
-      if (!fresh)
-        it->second = std::min(it->second, r.t_mpi());
-    }
+    if (r.iteration > 0 && (comm < 0 || r.t_mpi() < comm))
+      comm = std::max(0.0, r.t_mpi());
   for (auto* h : hosts_) {
     auto* hd = h->extension<HostDvfs>();
     if (!hd->model.power.has_profile())
@@ -475,7 +474,7 @@ void DvfsPlugin::write_optimum(const std::vector<IterationRecord>& rows)
     if (r.iteration <= 0 || it == host_of_rank_.end())
       continue;
     per_host[it->second->index].push_back(
-        OfflineIteration{r.t_comp, r.duration(), std::max(0.0, r.t_mpi() - min_mpi[r.rank])});
+        OfflineIteration{r.t_comp, r.duration(), std::max(0.0, r.t_mpi() - comm)});
   }
   try {
     const OfflineResult o = offline_optimum(tables, per_host);

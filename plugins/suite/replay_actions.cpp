@@ -45,12 +45,18 @@ std::string function_name(const std::string& action)
   return f;
 }
 
-// Point-to-point actions name their peer (field 2: "<rank> isend <dst> ..."), so a rank's
-// sequence of sites tells its neighbours apart as call sites do in emulation.
-bool names_peer(const std::string& action)
+// How many fields after the action name identify a point-to-point action's site: the peer and
+// the tag ("<rank> isend <dst> <tag> ..."), the source, destination and tag of a wait ("<rank>
+// wait <src> <dst> <tag>"). A rank's sequence of sites then tells its neighbours and its code's
+// phases (different tags) apart, as call sites do in emulation.
+size_t identifying_fields(const std::string& action)
 {
-  return action == "send" || action == "isend" || action == "recv" || action == "irecv" || action == "Ssend" ||
-         action == "ISsend" || action == "bsend" || action == "ibsend";
+  if (action == "send" || action == "isend" || action == "recv" || action == "irecv" || action == "Ssend" ||
+      action == "ISsend" || action == "bsend" || action == "ibsend")
+    return 2;
+  if (action == "wait")
+    return 3;
+  return 0;
 }
 
 } // namespace
@@ -69,10 +75,13 @@ void xbt_replay_action_register(const char* action_name, const action_fun& funct
     return;
   }
   const std::string base = function_name(action) + "@trace";
-  const bool peer        = names_peer(action);
+  const size_t fields    = identifying_fields(action);
   const bool polling     = action == "test";
-  real_register()(action_name, [function, base, peer, polling](simgrid::xbt::ReplayAction& a) {
-    haec::suite::enter_named_site(peer && a.size() > 2 ? base + ":" + a[2] : base);
+  real_register()(action_name, [function, base, fields, polling](simgrid::xbt::ReplayAction& a) {
+    std::string site = base;
+    for (size_t i = 2; i < 2 + fields && i < a.size(); ++i)
+      site += ":" + a[i];
+    haec::suite::enter_named_site(site);
     if (polling)
       haec_suite_polling(1);
     function(a);
