@@ -71,7 +71,7 @@ TEST(PowerPreset, BadInputs)
   EXPECT_EQ(message("cluster:2,preset=taurus,speeds=2Gf/1Gf"),
             "cluster:2,preset=taurus,speeds=2Gf/1Gf: 12 wattage_calibration entries for 2 pstates; give one "
             "idle:one_core:all_cores entry per speed (preset=taurus sets 12 speeds)");
-  EXPECT_EQ(message("cluster:2,preset=seed004"), "cluster:2,preset=seed004: unknown preset 'seed004'; use preset=taurus");
+  EXPECT_EQ(message("cluster:2,preset=seed004"), "cluster:2,preset=seed004: unknown preset 'seed004'; use preset=taurus or preset=taurus-node");
   EXPECT_NE(message("haec-box:2x2x2,preset=taurus").find("unknown preset 'taurus'; use preset=seed004"),
             std::string::npos);
   EXPECT_NE(message("cluster:2,link-lat=1us,preset=taurus").find("preset must be the first key"), std::string::npos);
@@ -84,4 +84,30 @@ TEST(PowerPreset, BadInputs)
   j["node"]["wattage_off"] = 10;
   j["node"]["wattage_calibration"].erase(0);
   EXPECT_THROW(platform::from_json(j, "p.json"), InputError);
+}
+
+// taurus-node: one core whose busy power is the taurus-8 all-cores power (SimGrid's form,
+// converted exactly from the calibration with n = 12).
+TEST(PowerPreset, TaurusNodeIsAWholeNodeOnOneCore)
+{
+  auto spec = haec::platform::parse_spec("cluster:2,preset=taurus-node");
+  EXPECT_EQ(spec.node.cores, 1);
+  ASSERT_EQ(spec.node.wattage_per_state.size(), 12u);
+  EXPECT_TRUE(spec.node.wattage_calibration.empty());
+  auto profile = haec::power::parse_host_power(
+      "node-0",
+      [&](const std::string& k) -> const char* {
+        static std::string joined;
+        if (k != "wattage_per_state")
+          return nullptr;
+        joined.clear();
+        for (auto const& e : spec.node.wattage_per_state)
+          joined += (joined.empty() ? "" : ",") + e;
+        return joined.c_str();
+      },
+      12, 1);
+  EXPECT_NEAR(profile.watts(0, 1), 174.38, 1e-9);  // busy = all cores of taurus-8 at 2.3 GHz
+  EXPECT_NEAR(profile.watts(11, 1), 123.62, 1e-9); // and at 1.2 GHz
+  EXPECT_EQ(profile.watts(0, 0), 92.75);
+  EXPECT_NEAR(profile.pstates()[0].epsilon, 174.38 - (174.38 - 114.62) * 12 / 11, 1e-9);
 }
