@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Whole-run benchmark of the DVFS governors (issue: DVFS, target <= 5 %): CPU time (user + system,
+# less sensitive than wall time to a busy machine) of one long TI replay of stencil_imbalance with
+# each governor, as a ratio against the performance governor measured in the same run (best of N
+# each, governors interleaved to share the machine's noise).
+#   bench/dvfs_overhead.sh BUILD_DIR [ITERATIONS=300] [REPEATS=3]
+set -euo pipefail
+build="$(cd "${1:-build}" && pwd)"
+iterations="${2:-300}"
+repeats="${3:-3}"
+haec="$build/bin/haec"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+P=cluster:16,preset=taurus-node
+"$haec" trace record --platform $P -np 16 --out t/s.txt --quiet -- "$build/bin/stencil_imbalance" --iters "$iterations" > /dev/null
+governors=(performance ondemand conservative adagio adagio-improved lagrange mix)
+declare -A best
+for g in "${governors[@]}"; do best[$g]=1e9; done
+for ((r = 0; r < repeats; r++)); do
+  for g in "${governors[@]}"; do
+    rm -rf "out-$g"
+    /usr/bin/time -f "%U %S" -o cpu.txt "$haec" run --platform $P --replay t/s.txt --governor "$g" --out "out-$g" --quiet
+    best[$g]=$(awk -v b="${best[$g]}" '{t = $1 + $2; print (t < b) ? t : b}' cpu.txt)
+  done
+done
+printf 'replay of stencil_imbalance, 16 ranks x %d iterations on %s, best of %d:\n' "$iterations" "$P" "$repeats"
+for g in "${governors[@]}"; do
+  printf '  %-16s %.3f s CPU  ratio %.3f  (%s pstate switches)\n' "$g" "${best[$g]}" \
+    "$(echo "${best[$g]} / ${best[performance]}" | bc -l)" \
+    "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pstate_switches"])' "out-$g/summary.json")"
+done
