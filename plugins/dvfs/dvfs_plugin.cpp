@@ -91,6 +91,7 @@ struct RankTrack {
   bool pending      = false;
   TaskRecord last;
   double last_end = kNever;
+  double idle_mark = 0; // its host's idle_accum when the last computation ended
   // iterations
   std::unique_ptr<IterationSplitter> splitter;
   TaskKeys keys;
@@ -107,8 +108,9 @@ struct HostDvfs {
   int min_pstate = 0, max_pstate = 0;
   // load accounting for sampling: busy core-seconds since the last sample
   int running        = 0;
-  double busy_since  = 0;
+  double busy_since  = 0; // last change of `running`
   double busy_accum  = 0;
+  double idle_accum  = 0; // seconds with nothing running, since the start
   double last_sample = 0;
   timer::Timer* sample_timer = nullptr;
   timer::Timer* plan_timer   = nullptr; // second part of a two-pstate plan, or a delayed switch
@@ -139,7 +141,7 @@ private:
   IterationMode mode_;
   std::vector<sg4::Host*> hosts_;
   std::vector<RankTrack> ranks_; // by pid
-  std::unordered_map<const sg4::Activity*, long> exec_pid_;
+  std::unordered_map<const sg4::Activity*, std::pair<long, HostDvfs*>> exec_pid_; // exec -> rank, host
   std::vector<IterationRecord> iterations_;
   std::map<int, HostDvfs*> host_of_rank_;
   int live_ranks_ = 0;
@@ -243,6 +245,8 @@ void DvfsPlugin::busy_change(HostDvfs& hd, int delta, double now)
 {
   if (hd.running > 0)
     hd.busy_accum += hd.running * (now - hd.busy_since);
+  else
+    hd.idle_accum += now - hd.busy_since;
   hd.running += delta;
   hd.busy_since = now;
 }
@@ -258,9 +262,18 @@ void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
   const long pid   = sg4::this_actor::get_pid();
   RankTrack& rt    = track(pid);
   busy_change(*hd, +1, now);
+  if (rt.host != hd) { // the rank migrated (load balancing): the new host's governor starts afresh with it
+    rt.host                = hd;
+    rt.local               = hd->local_ranks++;
+    rt.pending             = false;
+    host_of_rank_[rt.rank] = hd;
+  }
   // The previous computation's MPI time ends here: the governor learns it.
   if (rt.pending) {
-    rt.last.t_lib = now - rt.last_end;
+    // The slack this task left is the time its host stayed idle until the rank computes again:
+    // with one rank per core that is the rank's MPI time; with several ranks sharing a core
+    // (over-decomposition), the others' computations are not slack.
+    rt.last.t_lib = std::min(now - rt.last_end, hd->idle_accum - rt.idle_mark);
     hd->governor->on_task_end(TaskObservation{rt.last.key, rt.last.flops, rt.last.t_comp, rt.last.t_lib, rt.local});
     rt.pending = false;
   }
@@ -269,8 +282,14 @@ void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
   rt.comp_start = now;
   rt.comp_flops = exec.get_cost();
   rt.comp_key   = rt.keys.key(region == suite::kNoRegion ? 0 : region + 1);
-  exec_pid_[&exec] = pid;
-  apply(*hd, hd->governor->on_task_start(rt.comp_key, rt.comp_flops, rt.local));
+  exec_pid_[&exec] = {pid, hd};
+  Plan plan = hd->governor->on_task_start(rt.comp_key, rt.comp_flops, rt.local);
+  // Several ranks computing on the host at once (over-decomposition): one rank's slack is not
+  // the others'. Its plan may speed the host up, never slow it down under them.
+  if (hd->running > 1 && plan.pstate >= 0 &&
+      hd->host->get_pstate_speed(plan.pstate) < hd->host->get_pstate_speed(hd->host->get_pstate()))
+    plan = Plan{};
+  apply(*hd, plan);
 }
 
 void DvfsPlugin::on_completion(const sg4::Activity& activity)
@@ -278,13 +297,14 @@ void DvfsPlugin::on_completion(const sg4::Activity& activity)
   auto it = exec_pid_.find(&activity);
   if (it == exec_pid_.end())
     return;
-  RankTrack& rt = ranks_[static_cast<size_t>(it->second)];
+  RankTrack& rt    = ranks_[static_cast<size_t>(it->second.first)];
+  HostDvfs* ran_on = it->second.second;
   exec_pid_.erase(it);
   double end = activity.get_finish_time();
   if (!(end >= 0))
     end = sg4::Engine::get_clock();
-  if (rt.host)
-    busy_change(*rt.host, -1, end);
+  busy_change(*ran_on, -1, end);
+  rt.idle_mark  = ran_on->idle_accum;
   rt.last       = TaskRecord{rt.comp_key, rt.comp_flops, end - rt.comp_start, 0, rt.comp_start};
   rt.last_end   = end;
   rt.pending    = true;

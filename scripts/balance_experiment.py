@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Load-balancing experiment (issue: load balancing; thesis 002 Table 9.8, MODELS.md §6).
+
+64 ranks of apps/stencil_imbalance on 16 single-core taurus-node hosts (4 consecutive ranks per
+node), recorded once, replayed without balancing and with GreedyLB and RefineLB every k
+iterations; then the best balancing with the best governor (mix) on the residual imbalance.
+Prints the table (strategy, k, makespan, energy, saving %, migrations) and the per-host idle
+table of the baseline and of the best run; writes OUT/summary.md and OUT/table.csv.
+
+  scripts/balance_experiment.py [--build build] [--out results/balance] [--iters 100]
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+
+def run(cmd):
+    print("+ " + " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--out", default="results/balance")
+    ap.add_argument("--iters", type=int, default=100)
+    ap.add_argument("--nodes", type=int, default=16)
+    ap.add_argument("--ranks", type=int, default=64)
+    ap.add_argument("--periods", default="5,10,15,20,25,30")
+    ap.add_argument("--strategies", default="greedy,refine")
+    ap.add_argument("--pattern", default="ondes3d")
+    ap.add_argument("--governors", default="conservative,ondemand,mix")
+    ap.add_argument("--force", action="store_true")
+    args = ap.parse_args()
+
+    build = os.path.abspath(args.build)
+    haec = os.path.join(build, "bin", "haec")
+    app = os.path.join(build, "bin", "stencil_imbalance")
+    out = os.path.abspath(args.out)
+    if os.path.exists(out):
+        if not args.force:
+            sys.exit(f"balance_experiment: {out} exists; add --force to replace it")
+        shutil.rmtree(out)
+    os.makedirs(out)
+    platform = f"cluster:{args.nodes},preset=taurus-node"
+    per_node = args.ranks // args.nodes
+    hostfile = os.path.join(out, "hostfile")
+    with open(hostfile, "w") as f:
+        for n in range(args.nodes):
+            f.write(f"node-{n}:{per_node}\n")
+    trace = os.path.join(out, "trace", "stencil.txt")
+    run([haec, "trace", "record", "--platform", platform, "-np", str(args.ranks), "--hostfile", hostfile,
+         "--out", trace, "--quiet", "--", app, "--iters", str(args.iters), "--pattern", args.pattern])
+
+    common = ["--platform", platform, "--hostfile", hostfile, "--replay", trace, "--power", "--quiet"]
+
+    def replay(name, extra):
+        d = os.path.join(out, name)
+        run([haec, "run"] + common + extra + ["--out", d])
+        s = json.load(open(os.path.join(d, "summary.json")))
+        return {"name": name, "makespan": s["makespan_s"], "energy": s["energy_j"], "migrations": s.get("migrations", 0),
+                "hosts": list(csv.DictReader(open(os.path.join(d, "hosts.csv"))))}
+
+    base = replay("none", [])
+    results = []
+    for strategy in args.strategies.split(","):
+        for k in [int(x) for x in args.periods.split(",")]:
+            r = replay(f"{strategy}-{k}", ["--balance", strategy, "--every", str(k)])
+            r.update(strategy=strategy, k=k)
+            results.append(r)
+    best = min(results, key=lambda r: r["energy"])
+    # Balancing plus DVFS on the residual imbalance: every governor that can follow a host shared
+    # by several ranks, the best one kept (least energy; makespan within +1 % of balancing alone
+    # if any is).
+    combos = []
+    for g in args.governors.split(","):
+        c = replay(f"{best['strategy']}-{best['k']}-{g}",
+                   ["--balance", best["strategy"], "--every", str(best["k"]), "--governor", g])
+        c["governor"] = g
+        combos.append(c)
+    fit = [c for c in combos if c["makespan"] <= 1.01 * best["makespan"]] or combos
+    combo = min(fit, key=lambda c: c["energy"])
+
+    lines = [f"# Load balancing: stencil_imbalance ({args.pattern}), {args.ranks} ranks on {args.nodes} "
+             f"{platform.split(',')[1]} nodes, {args.iters} iterations, one recorded trace\n",
+             "| strategy | k | makespan (s) | makespan % | energy (J) | saving % | migrations |",
+             "|---|---|---|---|---|---|---|",
+             f"| none | - | {base['makespan']:.3f} | +0.00 | {base['energy']:.0f} | 0.00 | 0 |"]
+    table = [["none", "", base["makespan"], 0, base["energy"], 0, 0]]
+    for r in results + [dict(c, strategy=f"{best['strategy']} + {c['governor']}", k=best["k"]) for c in combos]:
+        dm = 100 * (r["makespan"] / base["makespan"] - 1)
+        de = 100 * (1 - r["energy"] / base["energy"])
+        lines.append(f"| {r['strategy']} | {r['k']} | {r['makespan']:.3f} | {dm:+.2f} | {r['energy']:.0f} | {de:+.2f} | {r['migrations']} |")
+        table.append([r["strategy"], r["k"], r["makespan"], dm, r["energy"], de, r["migrations"]])
+    extra = 100 * (1 - combo["energy"] / best["energy"])
+    lines.append("")
+    lines.append(f"Balancing plus DVFS: {best['strategy']} every {best['k']} with the {combo['governor']} governor saves a further "
+                 f"{extra:.2f} % over balancing alone (makespan {100 * (combo['makespan'] / best['makespan'] - 1):+.2f} %).")
+    for r in [base, best, combo]:
+        lines.append("")
+        lines.append(f"Idle time per host, {r['name']}:\n")
+        lines.append("| host | idle (s) | idle % |")
+        lines.append("|---|---|---|")
+        for h in r["hosts"]:
+            lines.append(f"| {h['host']} | {float(h['idle_s']):.3f} | {float(h['idle_pct']):.2f} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "table.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["strategy", "k", "makespan_s", "makespan_pct", "energy_j", "saving_pct", "migrations"])
+        w.writerows(table)
+
+
+if __name__ == "__main__":
+    main()
