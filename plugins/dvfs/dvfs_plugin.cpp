@@ -68,14 +68,6 @@ simgrid::config::Flag<std::string> cfg_params{
 
 constexpr double kNever = -1;
 
-// Ranks the hostfile puts on `host`: SMPI's deployment exists when the platform is created.
-int ranks_on(const sg4::Host* host)
-{
-  int n = 0;
-  for (auto const& a : sg4::Engine::get_instance()->get_all_actors())
-    n += a->get_host() == host;
-  return n;
-}
 
 struct HostDvfs;
 
@@ -84,7 +76,6 @@ struct RankTrack {
   int rank       = -1;
   int local      = 0; // index of the rank among its host's ranks
   // current computation
-  const sg4::Activity* exec = nullptr;
   double comp_start = 0, comp_flops = 0;
   uint64_t comp_key = 0;
   // the last ended one, waiting for its MPI time
@@ -278,7 +269,6 @@ void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
     rt.pending = false;
   }
   const uint32_t region = suite::current_region();
-  rt.exec       = &exec;
   rt.comp_start = now;
   rt.comp_flops = exec.get_cost();
   rt.comp_key   = rt.keys.key(region == suite::kNoRegion ? 0 : region + 1);
@@ -308,7 +298,6 @@ void DvfsPlugin::on_completion(const sg4::Activity& activity)
   rt.last       = TaskRecord{rt.comp_key, rt.comp_flops, end - rt.comp_start, 0, rt.comp_start};
   rt.last_end   = end;
   rt.pending    = true;
-  rt.exec       = nullptr;
   rt.iter.flops += rt.comp_flops;
   rt.iter.t_comp += end - rt.comp_start;
   if (rt.host && rt.host->plan_timer && rt.host->running == 0) { // the planned computation is over
@@ -435,8 +424,6 @@ void DvfsPlugin::on_actor_end(const sg4::Actor& actor)
 
 void DvfsPlugin::write(const std::string& dir)
 {
-  // Each rank's last iteration ends with the run.
-  const double now = sg4::Engine::get_clock();
   std::ostringstream it;
   it << "rank,iteration,start,end,flops,compute_s,mpi_s\n";
   std::vector<IterationRecord> rows = iterations_;
@@ -464,7 +451,6 @@ void DvfsPlugin::write(const std::string& dir)
   for (auto const& r : rows)
     max_iter = std::max(max_iter, r.iteration);
   suite::add_summary_entry("iterations", std::to_string(max_iter));
-  (void)now;
   write_optimum(rows);
 }
 
