@@ -8,6 +8,7 @@
 // packets on the slowest hop (S) and the latency phase the rest (T - S): contention then slows the
 // part of the transfer that really occupies the links.
 #include "dor_pnc_model.hpp"
+#include "resilient_routes.hpp"
 #include "input_error.hpp"
 #include "run_context.hpp"
 #include "smpi_factors.hpp"
@@ -28,7 +29,7 @@
 #include <sstream>
 #include <unordered_map>
 
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_link, smpi, "HAEC link models (DOR, PNC)");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_link, smpi, "HAEC link models (DOR, PNC, DOR_r, PNC_r, NCD_r)");
 
 namespace sg4 = simgrid::s4u;
 
@@ -36,7 +37,7 @@ namespace haec::link {
 namespace {
 
 // Invalid values end the run with one line; the CLI validates the same values earlier.
-simgrid::config::Flag<std::string> cfg_model{"haec/link/model", "HAEC link model: none, dor or pnc", "none"};
+simgrid::config::Flag<std::string> cfg_model{"haec/link/model", "HAEC link model: none, dor, pnc, dor_r, pnc_r or ncd_r", "none"};
 simgrid::config::Flag<double> cfg_packet{"haec/link/packet-size", "Packet size s_p in bytes", 288};
 simgrid::config::Flag<double> cfg_d_out{"haec/link/d-out", "Sending delay d_out in seconds", 100e-9};
 simgrid::config::Flag<double> cfg_d_in{"haec/link/d-in", "Receiving delay d_in in seconds", 100e-9};
@@ -70,7 +71,9 @@ private:
   double factor(bool bandwidth, double size, const sg4::Host* src, const sg4::Host* dst,
                 const std::vector<sg4::Link*>& links);
 
-  std::optional<DorPncModel> model_;
+  std::optional<DorPncModel> model_;          // error-free DOR, PNC
+  std::optional<ResilientRoutes> resilient_;  // DOR_r, PNC_r, NCD_r
+  bool has_model() const { return model_ || resilient_; }
   std::optional<SmpiFactorTable> smpi_bw_, smpi_lat_;
   std::vector<Hop> hops_; // reused per message
   // Factor callbacks come in pairs (bandwidth then latency) for one transfer: evaluate once.
@@ -149,7 +152,9 @@ void LinkPlugin::on_platform_created()
 {
   try {
     std::string name = cfg_model.get();
-    if (name != "none")
+    if (resilient::is_resilient_model(name))
+      resilient_.emplace(name);
+    else if (name != "none")
       model_.emplace(parse_protocol(name), params_from_flags());
     if (cfg_envelope < 0)
       throw InputError("haec/link/smpi-envelope", "must be >= 0", "use 16 (SMPI 3.32)");
@@ -159,12 +164,14 @@ void LinkPlugin::on_platform_created()
   suite::add_summary_entry("link_model", "\"" + cfg_model.get() + "\"");
   if (model_)
     suite::add_summary_entry("link_params", params_json(*model_));
+  if (resilient_)
+    suite::add_summary_entry("link_params", resilient_->summary_json());
 
-  if (!model_ && !suite::recording())
+  if (!has_model() && !suite::recording())
     return; // nothing asked: leave SimGrid's network untouched
 
   auto* net = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
-  if (!model_) {
+  if (!has_model()) {
     // Observing routes needs the callbacks; reproduce SMPI's own factor tables exactly.
     if (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")) {
       XBT_WARN("smpi/bw-factor or smpi/lat-factor was set: transfers are counted but routes are not recorded");
@@ -189,7 +196,7 @@ Evaluation LinkPlugin::evaluate(double size, const sg4::Host* src, const sg4::Ho
 {
   Evaluation ev;
   ev.hops = src == dst ? 0 : static_cast<int>(links.size());
-  if (!model_) {
+  if (!has_model()) {
     ev.bw_factor  = smpi_bw_->lookup(size);
     ev.lat_factor = smpi_lat_->lookup(size);
     return ev;
@@ -200,12 +207,17 @@ Evaluation LinkPlugin::evaluate(double size, const sg4::Host* src, const sg4::Ho
     latency_sum += l->get_latency();
     if (min_bw < 0 || l->get_bandwidth() < min_bw)
       min_bw = l->get_bandwidth();
-    if (src != dst)
+    if (src != dst && model_)
       hops_.push_back({l->get_latency(), l->get_bandwidth()});
   }
-  auto payload = static_cast<uint64_t>(std::max(0.0, size - cfg_envelope));
-  ev.total     = model_->transfer_time(payload, hops_.data(), hops_.size());
-  double serial = model_->bottleneck_serialisation(payload, hops_.data(), hops_.size());
+  auto payload  = static_cast<uint64_t>(std::max(0.0, size - cfg_envelope));
+  double serial = 0;
+  if (resilient_) {
+    ev.total = resilient_->transfer_time(payload, links, src == dst, serial);
+  } else {
+    ev.total = model_->transfer_time(payload, hops_.data(), hops_.size());
+    serial   = model_->bottleneck_serialisation(payload, hops_.data(), hops_.size());
+  }
   if (size > 0 && min_bw > 0) {
     if (serial <= 0) // same node: a negligible bandwidth phase, the rest is latency
       serial = size / (min_bw * 1e6);
@@ -284,7 +296,7 @@ void LinkPlugin::on_state_change(simgrid::kernel::resource::NetworkAction& net_a
   auto& candidates = it->second;
   auto best        = candidates.begin();
   const double finish = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
-  if (model_) // the candidate whose uncontended end is nearest (exact when nothing competes)
+  if (has_model()) // the candidate whose uncontended end is nearest (exact when nothing competes)
     for (auto c = candidates.begin(); c != candidates.end(); ++c)
       if (std::abs(c->start + c->model_time - finish) <
           std::abs(best->start + best->model_time - finish))

@@ -156,14 +156,21 @@ class Platform:
 # ----- Eq. (1)-(2) -----
 
 class Model:
-    """DOR or PNC of MODELS.md §3.1 with the run's parameters, evaluated exactly."""
+    """DOR or PNC of MODELS.md §3.1 with the run's parameters, evaluated exactly; or a resilient
+    model (DOR_r, PNC_r, NCD_r, MODELS.md §3.2) on a loss-free run, where it must reduce to
+    Eq. (1)-(2) with the resilient packet layout plus the injection latency d_mpi."""
 
     def __init__(self, protocol, p):
-        if protocol not in ("dor", "pnc"):
-            raise InputProblem(f"summary.json: link_model {protocol!r} is not dor or pnc: nothing to verify")
+        if protocol not in ("dor", "pnc", "dor_r", "pnc_r", "ncd_r"):
+            raise InputProblem(f"summary.json: link_model {protocol!r} is not dor, pnc, dor_r, pnc_r or ncd_r: "
+                               "nothing to verify")
         if not isinstance(p, dict):
             raise InputProblem("summary.json: link_params is missing")
         get = lambda k: exact(p.get(k), f"link_params.{k}")
+        if protocol.endswith("_r"):
+            self.resilient_layout(protocol, p, get)
+            return
+        self.d_mpi = Fraction(0)
         self.s_p, self.d_out, self.d_in, self.d_p = get("packet_size"), get("d_out"), get("d_in"), get("d_p")
         self.s_wid, self.s_ff = get("window_id"), get("ff_symbol")
         w = get("window")
@@ -190,14 +197,47 @@ class Model:
         if self.L_p <= 0:
             raise InputProblem(f"link_params: a {float(self.s_p)} B packet leaves no payload")
 
-    def derived(self):
-        return {"payload": self.L_p, "d_s": self.d_s, "d_r": self.d_r, "d_a": self.d_a}
+    def resilient_layout(self, protocol, p, get):
+        # Only a loss-free run has a deterministic time to check.
+        if p.get("loss") != 0:
+            raise InputProblem(f"link_params.loss = {p.get('loss')!r}: only loss-free resilient runs "
+                               "(--cfg haec/link/loss:0) reduce to Eq. (1)-(2)")
+        self.s_p, self.d_out, self.d_in, self.d_p = get("packet_size"), get("d_out"), get("d_in"), get("d_p")
+        self.s_w = int(get("window"))
+        sig, tst, d_sign, d_verify = get("signature"), get("timestamp"), get("d_sign"), get("d_verify")
+        self.d_mpi = get("d_mpi")
+        self.units, self.partial = p.get("units"), "no-partial"
+        if self.units not in ("physical", "byte-slip"):
+            raise InputProblem(f"link_params.units = {self.units!r} is not physical or byte-slip")
+        # 001 §4.2: every packet and acknowledgment is signed; forwarders and receiver verify.
+        self.d_a = self.d_out / 2 + d_verify
+        self.d_i = self.d_a
+        if protocol == "dor_r":  # window id, packet id, signature; no coding
+            wid = get("window_id")
+            self.L_p = self.s_p - wid - get("packet_id") - sig
+            self.s_a = wid + get("packet_id") + tst + sig
+            self.d_s = 2 * self.d_out + d_sign
+            self.d_r = 2 * self.d_out + d_verify + d_sign
+        else:  # generation id, encoding vector of s_w symbols, signature; the ack carries the rank
+            gid, s_ff = get("window_id"), get("ff_symbol")
+            self.L_p = self.s_p - gid - self.s_w * s_ff - sig
+            self.s_a = gid + 1 + tst + sig
+            self.d_s = 2 * self.d_out + self.s_w * self.d_p + d_sign
+            self.d_r = 2 * self.d_out + self.s_w * self.s_w * self.d_p + d_verify + d_sign
+        if self.L_p <= 0:
+            raise InputProblem(f"link_params: a {float(self.s_p)} B packet leaves no payload")
 
-    def hop_delay(self, latency, bandwidth):
+    def derived(self):
+        d = {"payload": self.L_p, "d_s": self.d_s, "d_r": self.d_r, "d_a": self.d_a}
+        if hasattr(self, "s_a"):
+            d["ack_size"] = self.s_a
+        return d
+
+    def hop_delay(self, latency, bandwidth, size=None):
         # s_p is in bytes and b in bytes/s: physical. The published tables divided bytes by
         # bits/s (MODELS.md §3.2): "byte-slip" reads b as bits/s, i.e. 8x the B/s figure.
         b = bandwidth if self.units == "physical" else 8 * bandwidth
-        return self.d_out + self.s_p / b + latency + self.d_in
+        return self.d_out + (self.s_p if size is None else size) / b + latency + self.d_in
 
     def packets(self, m):
         n = -(-Fraction(m) // self.L_p)  # ceil
@@ -206,19 +246,21 @@ class Model:
     def time(self, m, hops):
         """T in seconds (a Fraction) of an m-byte message over hops [(latency, bandwidth)]."""
         if not hops:
-            return (self.d_s + self.d_r) / 2
+            return (self.d_s + self.d_r) / 2 + self.d_mpi
         h = len(hops)
         d_h = [self.hop_delay(l, b) for (l, b) in hops]
+        # Acknowledgments cross each hop with their own size when the protocol has one (resilient).
+        d_ack = [self.hop_delay(l, b, getattr(self, "s_a", None)) for (l, b) in hops]
         n_p = self.packets(m)
         n_w, n_r = divmod(n_p, self.s_w)
 
         def tt(x):
             return self.d_s + sum(d_h) + (x - 1) * max(d_h) + (h - 1) * self.d_i + self.d_r
 
-        ack = sum(d + self.d_a for d in d_h)
+        ack = sum(d + self.d_a for d in d_ack)
         if n_r == 0 and self.partial == "no-partial":
-            return tt(self.s_w) * n_w + n_w * ack
-        return tt(self.s_w) * n_w + tt(n_r) + (n_w + 1) * ack
+            return tt(self.s_w) * n_w + n_w * ack + self.d_mpi
+        return tt(self.s_w) * n_w + tt(n_r) + (n_w + 1) * ack + self.d_mpi
 
 
 # ----- the check -----

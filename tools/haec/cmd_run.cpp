@@ -4,6 +4,7 @@
 #include "atomic_file.hpp"
 #include "commands.hpp"
 #include "dor_pnc_model.hpp"
+#include "resilient_setup.hpp"
 #include "input_error.hpp"
 #include "install_paths.hpp"
 #include "known_flags.hpp"
@@ -57,9 +58,17 @@ struct RunOptions {
 // Validates the link model and every haec/link value exactly as the suite will read them.
 void check_link_options(const RunOptions& o, const std::map<std::string, std::string>& cfg)
 {
-  static const std::vector<std::string> models = {"none", "dor", "pnc"};
+  static const std::vector<std::string> models = {"none", "dor", "pnc", "dor_r", "pnc_r", "ncd_r"};
   if (std::find(models.begin(), models.end(), o.link) == models.end())
-    throw InputError("--link " + o.link, "unknown link model", "use none, dor or pnc");
+    throw InputError("--link " + o.link, "unknown link model", "use none, dor, pnc, dor_r, pnc_r or ncd_r");
+  if (link::resilient::is_resilient_model(o.link)) { // the suite reads the same settings the same way
+    std::map<std::string, std::string> given;
+    for (const auto& [key, value] : cfg)
+      if (key.rfind("haec/link/", 0) == 0)
+        given[key] = value;
+    link::resilient::setup_from_settings(o.link, given);
+    return;
+  }
   link::NodeParams p;
   auto num = [&](const char* key, double& field) {
     auto it = cfg.find(key);
@@ -407,7 +416,7 @@ void add_run_command(CLI::App& app)
   run->add_option("--traffic", opt->place.traffic,
                   "Communication matrix for min-md and the mapping metrics: a traffic_matrix.csv or a TI trace");
   run->add_option("--seed", opt->place.seed, "Seed of the random mapping")->capture_default_str();
-  run->add_option("--link", opt->link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2)")
+  run->add_option("--link", opt->link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
       ->capture_default_str();
   run->add_flag("--messages", opt->messages, "Write messages.csv: one line per network transfer");
   run->add_flag("--events", opt->events,

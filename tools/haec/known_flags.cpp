@@ -13,6 +13,9 @@ const std::vector<std::string>& known_haec_flags()
       "haec/link/packet-size", "haec/link/d-out",  "haec/link/d-in",    "haec/link/d-p",
       "haec/link/window",   "haec/link/window-id", "haec/link/ff-symbol", "haec/link/units",
       "haec/link/partial-window", "haec/link/smpi-envelope",
+      // resilient link models (plugins/link/resilient_routes.cpp)
+      "haec/link/preset", "haec/link/loss", "haec/link/mode", "haec/link/seed", "haec/link/d-mpi",
+      "haec/link/rto-margin", "haec/link/ncd-target", "haec/link/d-sign", "haec/link/d-verify",
       // power plugin (plugins/power)
       "haec/power", "haec/power/series", "haec/power/polling", "haec/power/link-wattage",
       "haec/power/workloads",

@@ -1,0 +1,111 @@
+#include "resilient_routes.hpp"
+
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <simgrid/s4u/Link.hpp>
+#include <xbt/config.hpp>
+
+#include <map>
+#include <sstream>
+
+namespace haec::link {
+namespace {
+
+// Text flags: a value is passed on only when the user set it, so the preset supplies the rest.
+simgrid::config::Flag<std::string> cfg_preset{
+    "haec/link/preset", "Resilient models' parameters: physical (8*s_p/b) or paper (MODELS.md 3.2 Table 2, d_h,p = 1.544 us)",
+    "physical"};
+simgrid::config::Flag<std::string> cfg_loss{
+    "haec/link/loss", "Resilient models: one loss probability for every link (default: each link's haec:ber)", "ber"};
+simgrid::config::Flag<std::string> cfg_mode{
+    "haec/link/mode", "Resilient models: expected (mean time) or sampled (each message draws its time)", "expected"};
+simgrid::config::Flag<std::string> cfg_seed{"haec/link/seed", "Resilient models: seed of the sampled mode", "1"};
+simgrid::config::Flag<std::string> cfg_d_mpi{"haec/link/d-mpi", "Resilient models: injection latency d_mpi (s)",
+                                             "500e-9"};
+simgrid::config::Flag<std::string> cfg_rto{
+    "haec/link/rto-margin", "Resilient models: seconds the retransmission timer adds to the loss-free round time", "0"};
+simgrid::config::Flag<std::string> cfg_ncd{
+    "haec/link/ncd-target", "NCD_r: probability that one round gives the receiver full rank", "0.99"};
+simgrid::config::Flag<std::string> cfg_sign{"haec/link/d-sign", "Resilient models: signing delay d_sign (s)", "40e-9"};
+simgrid::config::Flag<std::string> cfg_verify{"haec/link/d-verify", "Resilient models: verification delay d_verify (s)",
+                                              "100e-9"};
+
+// Every haec/link value the user set, as text, in the form the CLI validates.
+std::map<std::string, std::string> user_settings()
+{
+  std::map<std::string, std::string> s;
+  for (const auto& key : resilient::setup_keys())
+    if (!simgrid::config::is_default(key.c_str()))
+      s[key] = simgrid::config::get_value<std::string>(key);
+  for (const char* key : {"haec/link/packet-size", "haec/link/d-out", "haec/link/d-in", "haec/link/d-p",
+                          "haec/link/window-id", "haec/link/ff-symbol"})
+    if (!simgrid::config::is_default(key))
+      s[key] = units::exact(simgrid::config::get_value<double>(key));
+  if (!simgrid::config::is_default("haec/link/window"))
+    s["haec/link/window"] = std::to_string(simgrid::config::get_value<int>("haec/link/window"));
+  if (!simgrid::config::is_default("haec/link/units"))
+    s["haec/link/units"] = simgrid::config::get_value<std::string>("haec/link/units");
+  return s;
+}
+
+} // namespace
+
+ResilientRoutes::ResilientRoutes(const std::string& model_name)
+    : setup_(resilient::setup_from_settings(model_name, user_settings()))
+    , model_(setup_.protocol, setup_.params)
+    , rng_(setup_.seed)
+{
+}
+
+const ResilientRoutes::Loss& ResilientRoutes::loss_of(const simgrid::s4u::Link* link)
+{
+  auto it = loss_.find(link);
+  if (it != loss_.end())
+    return it->second;
+  Loss loss{setup_.loss, setup_.loss};
+  if (setup_.loss < 0) { // the link's own bit error rate; SimGrid's XML links have none: error-free
+    double ber = 0;
+    if (const char* text = link->get_property("haec:ber"))
+      ber = units::parse_number(text, "link " + link->get_name() + " property haec:ber");
+    loss = {resilient::loss_from_ber(ber, setup_.params.packet_size), resilient::loss_from_ber(ber, model_.ack_size())};
+  }
+  return loss_.emplace(link, loss).first->second;
+}
+
+double ResilientRoutes::transfer_time(uint64_t payload, const std::vector<simgrid::s4u::Link*>& links, bool same_host,
+                                      double& serial)
+{
+  hops_.clear();
+  if (!same_host)
+    for (const simgrid::s4u::Link* l : links) {
+      const Loss& loss = loss_of(l);
+      hops_.push_back({l->get_latency(), l->get_bandwidth(), loss.data, loss.ack});
+    }
+  serial = model_.bottleneck_serialisation(payload, hops_.data(), hops_.size());
+  return setup_.sampled ? model_.sampled_time(payload, hops_.data(), hops_.size(), rng_)
+                        : model_.expected_time(payload, hops_.data(), hops_.size());
+}
+
+std::string ResilientRoutes::summary_json() const
+{
+  const auto& p = setup_.params;
+  std::ostringstream j;
+  j << "{\"preset\": \"" << setup_.preset << "\", \"mode\": \"" << (setup_.sampled ? "sampled" : "expected")
+    << "\", \"loss\": " << (setup_.loss < 0 ? std::string("\"from link BER\"") : units::exact(setup_.loss))
+    << ", \"seed\": " << setup_.seed << ", \"units\": \""
+    << (p.units == Units::ByteSlip ? "byte-slip" : "physical") << "\", \"window\": " << p.window
+    << ", \"packet_size\": " << units::exact(p.packet_size) << ", \"window_id\": " << units::exact(p.window_id)
+    << ", \"packet_id\": " << units::exact(p.packet_id) << ", \"timestamp\": " << units::exact(p.timestamp)
+    << ", \"signature\": " << units::exact(p.signature) << ", \"ff_symbol\": " << units::exact(p.ff_symbol)
+    << ", \"payload\": " << units::exact(model_.payload())
+    << ", \"ack_size\": " << units::exact(model_.ack_size()) << ", \"d_out\": " << units::exact(p.d_out)
+    << ", \"d_in\": " << units::exact(p.d_in) << ", \"d_p\": " << units::exact(p.d_p)
+    << ", \"d_sign\": " << units::exact(p.d_sign) << ", \"d_verify\": " << units::exact(p.d_verify)
+    << ", \"d_mpi\": " << units::exact(p.d_mpi) << ", \"rto_margin\": " << units::exact(p.rto_margin)
+    << ", \"ncd_target\": " << units::exact(p.ncd_target) << ", \"d_s\": " << units::exact(model_.d_s())
+    << ", \"d_r\": " << units::exact(model_.d_r()) << ", \"d_a\": " << units::exact(model_.d_a()) << "}";
+  return j.str();
+}
+
+} // namespace haec::link

@@ -1,0 +1,43 @@
+// SimGrid side of the resilient link models (DOR_r, PNC_r, NCD_r): reads the haec/link flags,
+// turns a route's links into model hops (latency, bandwidth, loss of a data packet and of an ack,
+// from the link's haec:ber property or from haec/link/loss) and evaluates the message time in
+// `expected` or `sampled` mode. The link plugin maps that time onto SimGrid's flow model.
+#pragma once
+#include "resilient_model.hpp"
+#include "resilient_setup.hpp"
+
+#include <simgrid/forward.h>
+
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace haec::link {
+
+class ResilientRoutes {
+public:
+  // From SimGrid's config; throws haec::InputError on bad values.
+  explicit ResilientRoutes(const std::string& model_name);
+
+  // T(m, route) including d_mpi; `serial` receives the part spent serialising on the slowest hop.
+  double transfer_time(uint64_t payload, const std::vector<simgrid::s4u::Link*>& links, bool same_host,
+                       double& serial);
+  std::string summary_json() const;
+
+private:
+  struct Loss {
+    double data;
+    double ack;
+  };
+  const Loss& loss_of(const simgrid::s4u::Link* link);
+
+  resilient::Setup setup_;
+  resilient::Model model_;
+  std::mt19937_64 rng_;
+  std::vector<resilient::Hop> hops_; // reused per message
+  std::unordered_map<const simgrid::s4u::Link*, Loss> loss_;
+};
+
+} // namespace haec::link
