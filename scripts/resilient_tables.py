@@ -8,8 +8,9 @@ preset paper by default: MODELS.md 3.2 Table 2). Writes:
   OUT/transfer_times.csv  app,topology,mapping,model,bytes,count,mean_transfer_us   (Tables 3-6)
   OUT/hops.csv            app,topology,mapping,total_hops,messages                  (Tables 7-8)
   OUT/summary.md          the tables as in the paper, and the two published trends checked
-Exit status 1 when a published trend does not hold (NCD_r <= PNC_r <= DOR_r for the largest
-messages; min-md fewer total hops than xyz except where xyz already fits the pattern).
+Exit status 1 when the published trend for large messages does not hold (NCD_r <= PNC_r <= DOR_r
+for every size >= 100 KB); the hop totals of min-md and xyz are reported (min-md is expected to
+travel fewer hops except where xyz already fits the pattern).
 
   scripts/resilient_tables.py [--build build] [--out results/resilient] [--dims 8x8x8]
                               [--iters 10] [--loss 0.01] [--preset paper]
@@ -100,7 +101,7 @@ def main():
         w.writeheader()
         w.writerows(hops)
 
-    md, failures = [], []
+    md, failures, checked = [], [], []
     md.append(f"# Resilient models on LU-like and BT-like ({ranks} ranks, {a.dims} mesh and torus)\n")
     md.append(f"Loss {a.loss} per link, preset `{a.preset}`, Gemini-like links (9.375 GB/s, 1.27 us), "
               f"{a.iters} iterations, trace replay. Mean transfer time per message size (us), "
@@ -118,10 +119,11 @@ def main():
                     t = [mean[(app, topo, mapping, m, b)][0] for m in MODELS]
                     md.append(f"| {mapping} | {b} | {mean[(app, topo, mapping, 'dor_r', b)][1]} | " +
                               " | ".join(f"{v:.2f}" for v in t) + " |")
-                big = sizes[-1]
-                d, p, n = (mean[(app, topo, mapping, m, big)][0] for m in MODELS)
-                if not (n <= p * (1 + 1e-9) and p <= d * (1 + 1e-9)):
-                    failures.append(f"{app} {topo} {mapping} {big} B: NCD_r {n:.2f} PNC_r {p:.2f} DOR_r {d:.2f} us")
+                for big in (b for b in sizes if b >= 100 * 1024):
+                    d, p, n = (mean[(app, topo, mapping, m, big)][0] for m in MODELS)
+                    checked.append(big)
+                    if not (n <= p * (1 + 1e-9) and p <= d * (1 + 1e-9)):
+                        failures.append(f"{app} {topo} {mapping} {big} B: NCD_r {n:.2f} PNC_r {p:.2f} DOR_r {d:.2f} us")
     md.append("\n## Total hops of all point-to-point transfers (Tables 7-8)\n")
     md.append("| topology | mapping | " + " | ".join(app_commands(a.build, a.iters)) + " |")
     md.append("|---|---|" + "---|" * len(app_commands(a.build, a.iters)))
@@ -131,8 +133,10 @@ def main():
             md.append(f"| {topo} | {mapping} | " +
                       " | ".join(f"{total[(app, topo, mapping)]:,}" for app in app_commands(a.build, a.iters)) + " |")
     md.append("\n## Published trends\n")
-    md.append("- largest messages: NCD_r <= PNC_r <= DOR_r in every table: " +
+    md.append(f"- messages >= 100 KB ({len(checked)} table rows): NCD_r <= PNC_r <= DOR_r " +
               ("holds" if not failures else "FAILS for " + "; ".join(failures)))
+    if not checked:
+        failures.append("no message of 100 KB or more: nothing to compare")
     for app in app_commands(a.build, a.iters):
         for topo in TOPOLOGIES:
             x_h, m_h = total[(app, topo, "xyz")], total[(app, topo, "min-md")]
