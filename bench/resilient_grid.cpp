@@ -148,6 +148,26 @@ int main(int argc, char** argv)
     });
   for (auto& t : pool)
     t.join();
+  // Rare, costly timeouts give heavy tails: a first estimate's CI can be too narrow. A cell that
+  // disagrees beyond 4 standard errors is estimated again with a fresh seed and 50 times the
+  // repetitions (1e5 .. 3e6); only a disagreement that survives counts.
+  auto significant = [](const Cell& c) { return c.ci > 0 && std::abs(c.fast - c.mean) > 4 * c.ci / 1.96; };
+  size_t flagged = 0;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    Cell& c = cells[i];
+    if (!significant(c))
+      continue;
+    ++flagged;
+    Params params = preset("physical");
+    params.window = c.window;
+    std::vector<Hop> hops(c.h, Hop{1.27e-6, 9.375e9, c.p, c.p});
+    const auto reps = static_cast<uint64_t>(std::clamp(50.0 * static_cast<double>(c.reps), 1e5, 3e6));
+    auto e = Reference(c.protocol, params).estimate(c.bytes, hops.data(), hops.size(), seed + 1000003 * (i + 1), 0, reps, reps);
+    c.mean = e.mean;
+    c.ci   = e.ci95_half;
+    c.reps = e.reps;
+    c.rel  = std::abs(c.fast - c.mean) / c.mean;
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::ostringstream csv;
@@ -168,20 +188,21 @@ int main(int argc, char** argv)
 
   std::printf("%zu cells (%s grid: %zu hop counts x %zu sizes x 5 loss x 3 s_w x 3 protocols), %.0f s on %u threads\n",
               cells.size(), full ? "full" : "default", hs.size(), sizes.size(), seconds, threads);
+  std::printf("%zu cells disagreed beyond 4 standard errors at first and were estimated again\n", flagged);
   std::printf("%-6s %8s %12s %12s %10s %10s %12s\n", "model", "judged", "mean rel err", "max rel err", "CI>0.1%",
               "CI>1%", "|z|>4");
   int bad = 0;
   for (int which = 0; which < 4; ++which) {
-    size_t judged = 0, wide = 0, very_wide = 0, significant = 0;
+    size_t judged = 0, wide = 0, very_wide = 0, significant_cells = 0;
     double sum = 0, worst = 0;
     for (const Cell& c : cells) {
       if (which < 3 && static_cast<int>(c.protocol) != which)
         continue;
       const double rel_ci_cell = c.ci / c.mean;
-      if (c.ci > 0 && std::abs(c.fast - c.mean) > 4 * c.ci / 1.96)
-        significant++;
+      if (significant(c))
+        significant_cells++;
       if (c.p == 0 && c.rel > 1e-12)
-        significant++; // the deterministic case must agree exactly
+        significant_cells++; // the deterministic case must agree exactly
       if (rel_ci_cell > 1e-2)
         very_wide++;
       if (rel_ci_cell > 1e-3) {
@@ -194,9 +215,9 @@ int main(int argc, char** argv)
     }
     const char* name = which == 0 ? "dor_r" : which == 1 ? "pnc_r" : which == 2 ? "ncd_r" : "all";
     std::printf("%-6s %8zu %11.4f%% %11.4f%% %10zu %10zu %12zu\n", name, judged, 100 * sum / std::max<size_t>(1, judged),
-                100 * worst, wide, very_wide, significant);
+                100 * worst, wide, very_wide, significant_cells);
     if (which == 3)
-      bad = (sum / std::max<size_t>(1, judged) > 1e-3 || worst > 1e-2 || significant > 0) ? 1 : 0;
+      bad = (sum / std::max<size_t>(1, judged) > 1e-3 || worst > 1e-2 || significant_cells > 0) ? 1 : 0;
   }
   std::printf("targets: mean <= 0.1 %%, max <= 1 %% over judged cells, no significant disagreement: %s\n",
               bad ? "NOT MET" : "met");

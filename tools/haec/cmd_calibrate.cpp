@@ -8,9 +8,12 @@
 #include "net_fit.hpp"
 #include "power_fit.hpp"
 #include "rapl.hpp"
+#include "region_factors.hpp"
 #include "samples.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <optional>
 #include <cstdio>
 #include <cstdlib>
@@ -250,6 +253,71 @@ void run_power(const PowerArgs& a)
               fs::exists(fs::path(a.out) / "power.png") ? ",power.png" : "");
 }
 
+struct RegionArgs {
+  std::string real, smpi, out, check, table;
+  double min_time = 1e-6;
+};
+
+// A record directory: every rank<R>.csv the recorder wrote (HAEC_REGIONS_OUT).
+cal::RegionRecord read_record(const std::string& dir, const std::string& flag)
+{
+  if (!fs::is_directory(dir))
+    throw InputError(flag + " " + dir, "is not a directory", "give the HAEC_REGIONS_OUT directory of a recorded run");
+  cal::RegionRecord record;
+  record.name = dir;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv" && e.path().filename().string().rfind("rank", 0) == 0)
+      files.push_back(e.path());
+  if (files.empty())
+    throw InputError(flag + " " + dir, "holds no rank<R>.csv", "run the program with HAEC_REGIONS_OUT=" + dir);
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files)
+    cal::add_rank_file(read_file(f.string(), flag), f.string(), record);
+  return record;
+}
+
+void run_regions(const RegionArgs& a)
+{
+  if (a.smpi.empty())
+    throw InputError("haec calibrate regions", "--smpi is required", "give the record of the uncorrected SMPI run");
+  const auto smpi = read_record(a.smpi, "--smpi");
+  if (!a.check.empty()) {
+    cal::check_factor_file(read_file(a.check, "--check"), a.check, smpi);
+    std::cout << a.check << ": every region occurs in " << a.smpi << "\n";
+    return;
+  }
+  if (a.real.empty() || a.out.empty())
+    throw InputError("haec calibrate regions", "--real and --out are required to fit",
+                     "give --real REAL_DIR --smpi SMPI_DIR --out FACTORS.csv");
+  if (!(a.min_time >= 0))
+    throw InputError("--min-time", "must be >= 0 seconds", "use e.g. 1e-6");
+  if (fs::exists(a.out))
+    throw InputError("--out " + a.out, "already exists", "choose another file or remove it");
+  const auto real    = read_record(a.real, "--real");
+  const auto factors = cal::fit_region_factors(real, smpi, a.min_time);
+  std::ostringstream table;
+  table << "region,count,real_s,smpi_s,ratio,written\n";
+  table.precision(9);
+  for (const auto& f : factors)
+    table << f.region << ',' << f.count << ',' << f.t_real << ',' << f.t_smpi << ',' << f.ratio << ','
+          << (f.written ? "yes" : "no") << '\n';
+  if (!a.table.empty() && fs::exists(a.table))
+    throw InputError("--table " + a.table, "already exists", "choose another file or remove it");
+  write_file_atomic(a.out, cal::factor_file_text(factors));
+  if (!a.table.empty())
+    write_file_atomic(a.table, table.str());
+  size_t written = 0;
+  for (const auto& f : factors)
+    written += f.written;
+  std::cout << "regions: " << factors.size() << " aligned, " << written << " factors written to " << a.out
+            << " (smpi/comp-adjustment-file; ratio = t_SMPI / t_real)\n";
+  for (const auto& f : factors)
+    std::printf("  %-40s %8llu  real %.6f s  smpi %.6f s  ratio %.4f%s\n", f.region.c_str(),
+                static_cast<unsigned long long>(f.count), f.t_real, f.t_smpi, f.ratio,
+                f.written ? "" : ("  (" + f.note + ")").c_str());
+}
+
 } // namespace
 
 void add_calibrate_command(CLI::App& app)
@@ -290,6 +358,19 @@ void add_calibrate_command(CLI::App& app)
       throw InputError("haec calibrate power", "--cores is required with a manifest", "give the host's core count");
     run_power(*pw);
   });
+
+  auto rg = std::make_shared<RegionArgs>();
+  auto* r = cmd->add_subcommand("regions", "Region correction factors: align the per-region times of a real MPI run "
+                                           "and an uncorrected SMPI run (calibration/regions) into SimGrid's "
+                                           "smpi/comp-adjustment-file, or --check such a file");
+  r->add_option("--real", rg->real, "Record directory (HAEC_REGIONS_OUT) of the real MPI run");
+  r->add_option("--smpi", rg->smpi, "Record directory of the uncorrected SMPI run");
+  r->add_option("-o,--out", rg->out, "Factor file to write (CSV for smpi/comp-adjustment-file)");
+  r->add_option("--table", rg->table, "Also write the aligned regions (region,count,real_s,smpi_s,ratio,written)");
+  r->add_option("--min-time", rg->min_time, "Regions shorter than this in either run (s) are not corrected")
+      ->capture_default_str();
+  r->add_option("--check", rg->check, "Check that every region of this factor file occurs in --smpi");
+  r->callback([rg] { run_regions(*rg); });
 }
 
 } // namespace haec::cli
