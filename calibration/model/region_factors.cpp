@@ -63,6 +63,7 @@ void add_rank_file(const std::string& text, const std::string& file, RegionRecor
   if (text.back() != '\n')
     throw InputError(file, "truncated: the last line has no end", "record the run again");
   int n = 1, rank = -1;
+  std::map<std::string, RegionTotals> regions; // merged only once the whole file has parsed
   while (std::getline(in, line)) {
     ++n;
     const std::string at = where(file, n);
@@ -77,7 +78,7 @@ void add_rank_file(const std::string& text, const std::string& file, RegionRecor
       throw InputError(at, "rank " + f[0] + " in the file of rank " + std::to_string(rank), "keep one rank per file");
     if (rank < 0) {
       rank = static_cast<int>(r);
-      if (!record.ranks.insert(rank).second)
+      if (record.ranks.count(rank))
         throw InputError(at, "rank " + f[0] + " appears in two files of " + record.name,
                          "give each run its own directory");
     }
@@ -87,9 +88,16 @@ void add_rank_file(const std::string& text, const std::string& file, RegionRecor
     const double total = to_double(f[3], at, "total_s");
     if (count < 1 || count != std::floor(count) || total < 0)
       throw InputError(at, "count must be a whole number >= 1 and total_s >= 0", "record the run again");
-    auto& t = record.regions[f[1]];
+    auto& t = regions[f[1]];
     t.count += static_cast<uint64_t>(count);
     t.total += total;
+  }
+  if (rank >= 0)
+    record.ranks.insert(rank);
+  for (const auto& [key, t] : regions) {
+    auto& sum = record.regions[key];
+    sum.count += t.count;
+    sum.total += t.total;
   }
 }
 
