@@ -21,8 +21,9 @@ smpicc -O2 -include "$source_dir/calibration/regions/haec_regions.h" bt_like.c \
 run() { # record_dir extra...
   local rec="$1"; shift
   mkdir -p "$rec"
+  # --cfg right before "--" and options after the program: haec must leave those to the program.
   HAEC_REGIONS_OUT="$PWD/$rec" "$haec" run --platform cluster:2,speed=2.3Gf --host-speed 2.3Gf -np 2 \
-    --cfg smpi/wtime:0 "$@" --out "run-$rec" --quiet -- ./bt --iters 10 --mode real > /dev/null
+    --out "run-$rec" --quiet --cfg smpi/wtime:0 "$@" -- ./bt --iters 10 --mode real > /dev/null
 }
 run A
 [ -f A/rank0.csv ] && [ -f A/rank1.csv ] || fail "the recorder wrote no rank files"

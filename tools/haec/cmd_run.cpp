@@ -439,7 +439,10 @@ void add_run_command(CLI::App& app)
   run->add_option("-n,--np", opt->place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
   run->add_option("--out", opt->out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");
   run->add_flag("--force", opt->force, "Replace an existing result directory once the new run succeeded");
-  run->add_option("--cfg", opt->cfg, "Extra SimGrid/haec setting KEY:VALUE, e.g. haec/link/window:8 (repeatable)");
+  // One value per --cfg: a vector option would otherwise swallow the "--" before the program and
+  // hand the program's own options to haec (CLI11 2.1).
+  run->add_option("--cfg", opt->cfg, "Extra SimGrid/haec setting KEY:VALUE, e.g. haec/link/window:8 (repeatable)")
+      ->allow_extra_args(false);
   run->add_option("--host-speed", opt->host_speed,
                   "Speed of this machine for emulation (smpi/host-speed): 1 s of real CPU counts as this many flops")
       ->capture_default_str();
