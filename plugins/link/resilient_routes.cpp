@@ -3,6 +3,7 @@
 #include "input_error.hpp"
 #include "units.hpp"
 
+#include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/config.hpp>
 
@@ -73,18 +74,22 @@ const ResilientRoutes::Loss& ResilientRoutes::loss_of(const simgrid::s4u::Link* 
   return loss_.emplace(link, loss).first->second;
 }
 
-double ResilientRoutes::transfer_time(uint64_t payload, const std::vector<simgrid::s4u::Link*>& links, bool same_host,
-                                      double& serial)
+double ResilientRoutes::transfer_time(uint64_t payload, const simgrid::s4u::Host* src, const simgrid::s4u::Host* dst,
+                                      const std::vector<simgrid::s4u::Link*>& links, double& serial)
 {
-  hops_.clear();
-  if (!same_host)
-    for (const simgrid::s4u::Link* l : links) {
-      const Loss& loss = loss_of(l);
-      hops_.push_back({l->get_latency(), l->get_bandwidth(), loss.data, loss.ack});
-    }
-  serial = model_.bottleneck_serialisation(payload, hops_.data(), hops_.size());
-  return setup_.sampled ? model_.sampled_time(payload, hops_.data(), hops_.size(), rng_)
-                        : model_.expected_time(payload, hops_.data(), hops_.size());
+  auto it = routes_.find({src, dst});
+  if (it == routes_.end()) {
+    hops_.clear();
+    if (src != dst)
+      for (const simgrid::s4u::Link* l : links) {
+        const Loss& loss = loss_of(l);
+        hops_.push_back({l->get_latency(), l->get_bandwidth(), loss.data, loss.ack});
+      }
+    it = routes_.emplace(std::make_pair(src, dst), model_.summarize(hops_.data(), hops_.size())).first;
+  }
+  const auto& route = it->second;
+  serial            = model_.bottleneck_serialisation(payload, route);
+  return setup_.sampled ? model_.sampled_time(payload, route, rng_) : model_.expected_time(payload, route);
 }
 
 std::string ResilientRoutes::summary_json() const

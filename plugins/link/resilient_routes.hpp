@@ -22,8 +22,9 @@ public:
   explicit ResilientRoutes(const std::string& model_name);
 
   // T(m, route) including d_mpi; `serial` receives the part spent serialising on the slowest hop.
-  double transfer_time(uint64_t payload, const std::vector<simgrid::s4u::Link*>& links, bool same_host,
-                       double& serial);
+  // A host pair's route is reduced once (static routing: its links never change).
+  double transfer_time(uint64_t payload, const simgrid::s4u::Host* src, const simgrid::s4u::Host* dst,
+                       const std::vector<simgrid::s4u::Link*>& links, double& serial);
   std::string summary_json() const;
 
 private:
@@ -36,8 +37,15 @@ private:
   resilient::Setup setup_;
   resilient::Model model_;
   std::mt19937_64 rng_;
-  std::vector<resilient::Hop> hops_; // reused per message
+  std::vector<resilient::Hop> hops_; // reused per new route
   std::unordered_map<const simgrid::s4u::Link*, Loss> loss_;
+  struct PairHash {
+    size_t operator()(const std::pair<const void*, const void*>& p) const
+    {
+      return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+    }
+  };
+  std::unordered_map<std::pair<const void*, const void*>, resilient::Model::RouteSummary, PairHash> routes_;
 };
 
 } // namespace haec::link

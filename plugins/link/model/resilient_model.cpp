@@ -39,9 +39,11 @@ uint64_t Model::packets(uint64_t m) const
   return std::max<uint64_t>(1, static_cast<uint64_t>(n));
 }
 
-Model::Route Model::route(const Hop* hops, size_t h) const
+Model::RouteSummary Model::summarize(const Hop* hops, size_t h) const
 {
-  Route r{layout_.d_s + layout_.d_r + (static_cast<double>(h) - 1) * layout_.d_a, 0, 0, 1, 1};
+  RouteSummary r;
+  r.hops = h;
+  r.base = layout_.d_s + layout_.d_r + (static_cast<double>(h) - 1) * layout_.d_a;
   for (size_t i = 0; i < h; ++i) {
     const double dp = packet_hop_delay(hops[i]);
     r.base += dp;
@@ -49,11 +51,12 @@ Model::Route Model::route(const Hop* hops, size_t h) const
     r.A += ack_hop_delay(hops[i]) + layout_.d_a;
     r.q_data *= 1 - hops[i].loss_data;
     r.q_ack *= 1 - hops[i].loss_ack;
+    r.max_serialisation = std::max(r.max_serialisation, serialisation(params_.packet_size, hops[i].bandwidth, params_.units));
   }
   return r;
 }
 
-double Model::window_time(const Route& r, double rounds, double index_sum) const
+double Model::window_time(const RouteSummary& r, double rounds, double index_sum) const
 {
   return rounds * (r.base + r.A) + index_sum * r.M + (rounds - 1) * params_.rto_margin;
 }
@@ -80,11 +83,11 @@ double Model::loss_free_time(uint64_t m, const Hop* hops, size_t h) const
 {
   if (h == 0)
     return (layout_.d_s + layout_.d_r) / 2 + params_.d_mpi;
-  const Route r    = route(hops, h);
-  const uint64_t n = packets(m);
-  const auto s_w   = static_cast<uint64_t>(params_.window);
-  const double n_w = static_cast<double>(n / s_w);
-  const auto n_r   = static_cast<int>(n % s_w);
+  const RouteSummary r = summarize(hops, h);
+  const uint64_t n     = packets(m);
+  const auto s_w       = static_cast<uint64_t>(params_.window);
+  const double n_w     = static_cast<double>(n / s_w);
+  const auto n_r       = static_cast<int>(n % s_w);
   double t = n_w * window_time(r, 1, params_.window - 1);
   if (n_r > 0)
     t += window_time(r, 1, n_r - 1);
@@ -93,17 +96,22 @@ double Model::loss_free_time(uint64_t m, const Hop* hops, size_t h) const
 
 double Model::expected_time(uint64_t m, const Hop* hops, size_t h) const
 {
-  if (h == 0)
+  return expected_time(m, summarize(hops, h));
+}
+
+double Model::expected_time(uint64_t m, const RouteSummary& r) const
+{
+  if (r.hops == 0)
     return (layout_.d_s + layout_.d_r) / 2 + params_.d_mpi;
-  const Route r    = route(hops, h);
   const uint64_t n = packets(m);
   const auto s_w   = static_cast<uint64_t>(params_.window);
   const double n_w = static_cast<double>(n / s_w);
   const auto n_r   = static_cast<int>(n % s_w);
   double t         = 0;
   if (n_w > 0) {
-    const RoundStats& full = window_stats(params_.window, r.q_data, r.q_ack);
-    t += n_w * window_time(r, full.rounds, full.index_sum);
+    if (!r.full)
+      r.full = &window_stats(params_.window, r.q_data, r.q_ack);
+    t += n_w * window_time(r, r.full->rounds, r.full->index_sum);
   }
   if (n_r > 0) {
     const RoundStats& part = window_stats(n_r, r.q_data, r.q_ack);
@@ -114,11 +122,15 @@ double Model::expected_time(uint64_t m, const Hop* hops, size_t h) const
 
 double Model::sampled_time(uint64_t m, const Hop* hops, size_t h, std::mt19937_64& rng) const
 {
-  if (h == 0)
+  return sampled_time(m, summarize(hops, h), rng);
+}
+
+double Model::sampled_time(uint64_t m, const RouteSummary& r, std::mt19937_64& rng) const
+{
+  if (r.hops == 0)
     return (layout_.d_s + layout_.d_r) / 2 + params_.d_mpi;
-  const Route r    = route(hops, h);
-  const uint64_t n = packets(m);
-  const auto s_w   = static_cast<uint64_t>(params_.window);
+  const uint64_t n   = packets(m);
+  const auto s_w     = static_cast<uint64_t>(params_.window);
   const uint64_t n_w = n / s_w;
   const auto n_r     = static_cast<int>(n % s_w);
   // Sum the draws of every window first: one multiplication per term keeps the rounding of the
@@ -145,10 +157,12 @@ double Model::sampled_time(uint64_t m, const Hop* hops, size_t h, std::mt19937_6
 
 double Model::bottleneck_serialisation(uint64_t m, const Hop* hops, size_t h) const
 {
-  double worst = 0;
-  for (size_t i = 0; i < h; ++i)
-    worst = std::max(worst, serialisation(params_.packet_size, hops[i].bandwidth, params_.units));
-  return static_cast<double>(packets(m)) * worst;
+  return bottleneck_serialisation(m, summarize(hops, h));
+}
+
+double Model::bottleneck_serialisation(uint64_t m, const RouteSummary& r) const
+{
+  return static_cast<double>(packets(m)) * r.max_serialisation;
 }
 
 } // namespace haec::link::resilient

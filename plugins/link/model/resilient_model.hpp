@@ -48,6 +48,19 @@ public:
   double ack_hop_delay(const Hop& hop) const;    // d_h,a,i
   uint64_t packets(uint64_t message_bytes) const; // n_p
 
+  // What a route contributes, reduced once (the link plugin keeps one per host pair): then a
+  // message costs a few operations whatever the hop count.
+  struct RouteSummary {
+    size_t hops = 0;
+    double base = 0, M = 0, A = 0, q_data = 1, q_ack = 1;
+    double max_serialisation = 0;
+    mutable const RoundStats* full = nullptr; // stats of a full window on this route, once known
+  };
+  RouteSummary summarize(const Hop* hops, size_t h) const;
+  double expected_time(uint64_t message_bytes, const RouteSummary& route) const;
+  double sampled_time(uint64_t message_bytes, const RouteSummary& route, std::mt19937_64& rng) const;
+  double bottleneck_serialisation(uint64_t message_bytes, const RouteSummary& route) const;
+
   // Seconds, each including d_mpi.
   double loss_free_time(uint64_t message_bytes, const Hop* hops, size_t h) const;
   double expected_time(uint64_t message_bytes, const Hop* hops, size_t h) const;
@@ -61,11 +74,7 @@ public:
   size_t cached_classes() const { return stats_.size(); }
 
 private:
-  struct Route {
-    double base, M, A, q_data, q_ack;
-  };
-  Route route(const Hop* hops, size_t h) const;
-  double window_time(const Route& r, double rounds, double index_sum) const;
+  double window_time(const RouteSummary& r, double rounds, double index_sum) const;
   const std::vector<int>& sizes(int g, double q_data) const;
 
   struct Key {
