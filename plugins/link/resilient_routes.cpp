@@ -15,21 +15,21 @@ namespace {
 
 // Text flags: a value is passed on only when the user set it, so the preset supplies the rest.
 simgrid::config::Flag<std::string> cfg_preset{
-    "haec/link/preset", "Resilient models' parameters: physical (8*s_p/b) or paper (MODELS.md 3.2 Table 2, d_h,p = 1.544 us)",
+    "haec/link/preset", "Parameter preset of the resilient models, physical (8*s_p/b) or paper (MODELS.md 3.2 Table 2, d_h,p = 1.544 us)",
     "physical"};
 simgrid::config::Flag<std::string> cfg_loss{
-    "haec/link/loss", "Resilient models: one loss probability for every link (default: each link's haec:ber)", "ber"};
+    "haec/link/loss", "Loss probability of every link for the resilient models (default ber: each link's haec:ber)", "ber"};
 simgrid::config::Flag<std::string> cfg_mode{
-    "haec/link/mode", "Resilient models: expected (mean time) or sampled (each message draws its time)", "expected"};
-simgrid::config::Flag<std::string> cfg_seed{"haec/link/seed", "Resilient models: seed of the sampled mode", "1"};
-simgrid::config::Flag<std::string> cfg_d_mpi{"haec/link/d-mpi", "Resilient models: injection latency d_mpi (s)",
+    "haec/link/mode", "Resilient models' mode, expected (mean time) or sampled (each message draws its time)", "expected"};
+simgrid::config::Flag<std::string> cfg_seed{"haec/link/seed", "Seed of the resilient models' sampled mode", "1"};
+simgrid::config::Flag<std::string> cfg_d_mpi{"haec/link/d-mpi", "Injection latency d_mpi of the resilient models (s)",
                                              "500e-9"};
 simgrid::config::Flag<std::string> cfg_rto{
-    "haec/link/rto-margin", "Resilient models: seconds the retransmission timer adds to the loss-free round time", "0"};
+    "haec/link/rto-margin", "Seconds the resilient models' retransmission timer adds to the loss-free round time", "0"};
 simgrid::config::Flag<std::string> cfg_ncd{
-    "haec/link/ncd-target", "NCD_r: probability that one round gives the receiver full rank", "0.99"};
-simgrid::config::Flag<std::string> cfg_sign{"haec/link/d-sign", "Resilient models: signing delay d_sign (s)", "40e-9"};
-simgrid::config::Flag<std::string> cfg_verify{"haec/link/d-verify", "Resilient models: verification delay d_verify (s)",
+    "haec/link/ncd-target", "Probability NCD_r wants one round to give the receiver full rank", "0.99"};
+simgrid::config::Flag<std::string> cfg_sign{"haec/link/d-sign", "Signing delay d_sign of the resilient models (s)", "40e-9"};
+simgrid::config::Flag<std::string> cfg_verify{"haec/link/d-verify", "Verification delay d_verify of the resilient models (s)",
                                               "100e-9"};
 
 // Every haec/link value the user set, as text, in the form the CLI validates.
