@@ -140,13 +140,23 @@ int haec_region_init_exit(int rc)
   return rc;
 }
 
-/* Writes DIR/rank<R>.csv (temp + rename), DIR from HAEC_REGIONS_OUT; nothing without it. */
+static void release(void)
+{
+  free(regions);
+  regions   = NULL;
+  n_regions = cap_regions = 0;
+}
+
+/* Writes DIR/rank<R>.csv (temp + rename), DIR from HAEC_REGIONS_OUT; nothing without it. The
+ * record is released either way (SMPI's leak checks see the application's heap). */
 void haec_region_write(void)
 {
   const char* dir = getenv("HAEC_REGIONS_OUT");
   recording       = 0;
-  if (!dir || !*dir || my_rank < 0)
+  if (!dir || !*dir || my_rank < 0) {
+    release();
     return;
+  }
   char path[4096], tmp[4200];
   snprintf(path, sizeof path, "%s/rank%d.csv", dir, my_rank);
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -154,6 +164,7 @@ void haec_region_write(void)
   if (!f) {
     fprintf(stderr, "haec regions: HAEC_REGIONS_OUT=%s: cannot write %s (%s); create the directory first\n", dir, tmp,
             strerror(errno));
+    release();
     return;
   }
   fprintf(f, "rank,region,count,total_s\n");
@@ -162,4 +173,5 @@ void haec_region_write(void)
             regions[i].line, regions[i].count, regions[i].total);
   if (fclose(f) != 0 || rename(tmp, path) != 0)
     fprintf(stderr, "haec regions: cannot write %s (%s)\n", path, strerror(errno));
+  release();
 }

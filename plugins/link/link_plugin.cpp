@@ -213,7 +213,11 @@ Evaluation LinkPlugin::evaluate(double size, const sg4::Host* src, const sg4::Ho
   auto payload  = static_cast<uint64_t>(std::max(0.0, size - cfg_envelope));
   double serial = 0;
   if (resilient_) {
-    ev.total = resilient_->transfer_time(payload, src, dst, links, serial);
+    try {
+      ev.total = resilient_->transfer_time(payload, src, dst, links, serial);
+    } catch (const std::exception& e) {
+      suite::fail_run(e.what());
+    }
   } else {
     ev.total = model_->transfer_time(payload, hops_.data(), hops_.size());
     serial   = model_->bottleneck_serialisation(payload, hops_.data(), hops_.size());

@@ -85,7 +85,11 @@ double ResilientRoutes::transfer_time(uint64_t payload, const simgrid::s4u::Host
         const Loss& loss = loss_of(l);
         hops_.push_back({l->get_latency(), l->get_bandwidth(), loss.data, loss.ack});
       }
-    it = routes_.emplace(std::make_pair(src, dst), model_.summarize(hops_.data(), hops_.size())).first;
+    try {
+      it = routes_.emplace(std::make_pair(src, dst), model_.summarize(hops_.data(), hops_.size())).first;
+    } catch (const InputError& e) {
+      throw InputError("route " + src->get_name() + " -> " + dst->get_name(), e.what(), "");
+    }
   }
   const auto& route = it->second;
   serial            = model_.bottleneck_serialisation(payload, route);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+
+#include "input_error.hpp"
 
 namespace haec::link::resilient {
 
@@ -52,6 +55,21 @@ Model::RouteSummary Model::summarize(const Hop* hops, size_t h) const
     r.q_data *= 1 - hops[i].loss_data;
     r.q_ack *= 1 - hops[i].loss_ack;
     r.max_serialisation = std::max(r.max_serialisation, serialisation(params_.packet_size, hops[i].bandwidth, params_.units));
+  }
+  if (h > 0) {
+    // A route that loses nearly everything has no useful time, and sampling it would loop for
+    // ever: refuse it with the numbers the user can act on.
+    if (!(r.q_data > 0 && r.q_ack > 0 && std::isfinite(r.base + r.A + r.M)))
+      throw InputError("route of " + std::to_string(h) + " hops", "delivers no packet or has no finite delay",
+                       "lower haec/link/loss or the links' bit error rate, check the link parameters");
+    r.full = &window_stats(params_.window, r.q_data, r.q_ack);
+    if (!(r.full->rounds <= kMaxRoundsPerWindow)) {
+      char what[160];
+      std::snprintf(what, sizeof what, "delivers a packet with probability %.3g and an ack with %.3g: a window would "
+                    "need %.3g rounds on average", r.q_data, r.q_ack, r.full->rounds);
+      throw InputError("route of " + std::to_string(h) + " hops", what,
+                       "lower haec/link/loss or the links' bit error rate (at most 1e6 rounds per window)");
+    }
   }
   return r;
 }

@@ -56,7 +56,10 @@ public:
     double max_serialisation = 0;
     mutable const RoundStats* full = nullptr; // stats of a full window on this route, once known
   };
+  // Throws haec::InputError for a route that loses (nearly) everything: more than
+  // kMaxRoundsPerWindow expected rounds per window (sampling it would never end).
   RouteSummary summarize(const Hop* hops, size_t h) const;
+  static constexpr double kMaxRoundsPerWindow = 1e6;
   double expected_time(uint64_t message_bytes, const RouteSummary& route) const;
   double sampled_time(uint64_t message_bytes, const RouteSummary& route, std::mt19937_64& rng) const;
   double bottleneck_serialisation(uint64_t message_bytes, const RouteSummary& route) const;
