@@ -5,6 +5,8 @@
 //   haec_bench_link_model [--benchmark_repetitions=5] [--benchmark_min_time=0.2]
 #include "dor_pnc_model.hpp"
 
+#include "best_time_reporter.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -64,22 +66,9 @@ std::string key(uint64_t m, int h)
   return "m:" + std::to_string(m) + "/h:" + std::to_string(h);
 }
 
-// Console output as usual, then ns/message and the ratio to the baseline of the same (m, h).
-class RatioReporter : public benchmark::ConsoleReporter {
+// ns/message and the ratio to the baseline of the same (m, h).
+class RatioReporter : public haec::bench::BestTimeReporter {
 public:
-  void ReportRuns(const std::vector<Run>& runs) override
-  {
-    for (auto const& r : runs) {
-      if (r.run_type != Run::RT_Iteration || r.error_occurred)
-        continue;
-      double ns = r.GetAdjustedCPUTime() * benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
-                  benchmark::GetTimeUnitMultiplier(r.time_unit);
-      std::string name = r.run_name.function_name;
-      auto it = best_.find(name);
-      best_[name] = it == best_.end() ? ns : std::min(it->second, ns); // fastest repetition
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
   void Finalize() override
   {
     ConsoleReporter::Finalize();
@@ -99,13 +88,6 @@ public:
       }
   }
 
-private:
-  double get(const std::string& name) const
-  {
-    auto it = best_.find(name);
-    return it == best_.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
-  }
-  std::map<std::string, double> best_;
 };
 
 } // namespace

@@ -6,6 +6,8 @@
 //   haec_bench_resilient [--benchmark_repetitions=3] [--benchmark_min_time=0.2]
 #include "resilient_model.hpp"
 
+#include "best_time_reporter.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -99,20 +101,8 @@ void torus_startup(benchmark::State& state, Protocol p)
 
 std::string key(uint64_t m, int h) { return "m:" + std::to_string(m) + "/h:" + std::to_string(h); }
 
-class RatioReporter : public benchmark::ConsoleReporter {
+class RatioReporter : public haec::bench::BestTimeReporter {
 public:
-  void ReportRuns(const std::vector<Run>& runs) override
-  {
-    for (auto const& r : runs) {
-      if (r.run_type != Run::RT_Iteration || r.error_occurred)
-        continue;
-      double ns = r.GetAdjustedCPUTime() * benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
-                  benchmark::GetTimeUnitMultiplier(r.time_unit);
-      auto it                        = best_.find(r.run_name.function_name);
-      best_[r.run_name.function_name] = it == best_.end() ? ns : std::min(it->second, ns);
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
   void Finalize() override
   {
     ConsoleReporter::Finalize();
@@ -144,13 +134,6 @@ public:
           << "): " << get("startup/" + protocol_name(p)) / 1e6 << " ms\n";
   }
 
-private:
-  double get(const std::string& name) const
-  {
-    auto it = best_.find(name);
-    return it == best_.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
-  }
-  std::map<std::string, double> best_;
 };
 
 } // namespace
