@@ -75,3 +75,25 @@ TEST(ResilientVerify, TheCheckCanFail)
   const double wrong = fast.expected_time(60000, no_ack_loss.data(), 6);
   EXPECT_GT(std::abs(wrong - e.mean), std::max(1e-3 * e.mean, 4 * e.ci95_half / 1.96));
 }
+
+TEST(ResilientVerify, HeterogeneousRoute)
+{
+  // Optical, optical, a 2.5x slower wireless hop, optical (a HAEC box route), p = 0.01.
+  // DOR_r and PNC_r agree with the reference as on equal links. NCD_r's extra combinations are
+  // dropped before the slow hop in the reference and free it for the later ones, which the fast
+  // model's fixed pipeline does not see: it is slower by a measured 0.55 % here (RESILIENT.md).
+  std::vector<Hop> hops = {{10e-9, 31.25e9, 0.01, 0.01}, {10e-9, 31.25e9, 0.01, 0.01},
+                           {100e-9, 12.5e9, 0.01, 0.01}, {10e-9, 31.25e9, 0.01, 0.01}};
+  for (Protocol proto : {Protocol::DOR_r, Protocol::PNC_r, Protocol::NCD_r}) {
+    Model fast(proto, preset("physical"));
+    Reference ref(proto, preset("physical"));
+    const double f = fast.expected_time(20000, hops.data(), hops.size());
+    auto e         = ref.estimate(20000, hops.data(), hops.size(), 77, 1e-3, 2000, 40000);
+    const double allowed = proto == Protocol::NCD_r ? 0.01 * e.mean : std::max(1e-3 * e.mean, 4 * e.ci95_half / 1.96);
+    EXPECT_LE(std::abs(f - e.mean), allowed) << protocol_name(proto) << ": fast " << f << " reference " << e.mean
+                                             << " +- " << e.ci95_half;
+    if (proto == Protocol::NCD_r) {
+      EXPECT_GT(f, e.mean) << "the known deviation is an overestimate";
+    }
+  }
+}
