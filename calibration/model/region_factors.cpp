@@ -151,14 +151,22 @@ std::string factor_file_text(const std::vector<RegionFactor>& factors)
   return out.str();
 }
 
-std::vector<std::pair<std::string, double>> parse_factor_file(const std::string& text, const std::string& file)
+namespace {
+
+struct FactorRow {
+  std::string region;
+  double ratio;
+  int line; // 1-based line in the file
+};
+
+std::vector<FactorRow> parse_factor_rows(const std::string& text, const std::string& file)
 {
   if (text.empty())
     throw InputError(file, "empty file", "write it with haec calibrate regions");
   std::istringstream in(text);
   std::string line;
   std::getline(in, line); // header
-  std::vector<std::pair<std::string, double>> out;
+  std::vector<FactorRow> out;
   int n = 1;
   while (std::getline(in, line)) {
     ++n;
@@ -176,28 +184,27 @@ std::vector<std::pair<std::string, double>> parse_factor_file(const std::string&
     const double ratio = to_double(line.substr(comma + 1), at, "ratio");
     if (!(ratio > 0))
       throw InputError(at, "ratio must be > 0 (SimGrid divides the measured time by it)", "give t_SMPI / t_real");
-    out.emplace_back(key, ratio);
+    out.push_back({key, ratio, n});
   }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, double>> parse_factor_file(const std::string& text, const std::string& file)
+{
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& row : parse_factor_rows(text, file))
+    out.emplace_back(row.region, row.ratio);
   return out;
 }
 
 void check_factor_file(const std::string& text, const std::string& file, const RegionRecord& smpi)
 {
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  for (const auto& [key, ratio] : parse_factor_file(text, file)) {
-    (void)ratio;
-    // Find the line again for the message (parse_factor_file skips blank lines).
-    while (std::getline(in, line)) {
-      ++n;
-      if (n > 1 && line.find(key) != std::string::npos)
-        break;
-    }
-    if (!smpi.regions.count(key))
-      throw InputError(where(file, n), "region " + key + " never occurs in " + smpi.name,
+  for (const auto& row : parse_factor_rows(text, file))
+    if (!smpi.regions.count(row.region))
+      throw InputError(where(file, row.line), "region " + row.region + " never occurs in " + smpi.name,
                        "fit the factors from a record of this program");
-  }
 }
 
 } // namespace haec::calibration
