@@ -1,5 +1,5 @@
 /* trace_patterns: the MPI patterns SimGrid 3.32's own TI tracer/replayer gets wrong, for
- * `haec trace record` and its replay (plugins/trace/README.md).
+ * `haec trace record` and its replay (libs/trace/README.md).
  *
  *   trace_patterns [rounds]      default 3 rounds; needs at least 3 ranks
  *   trace_patterns rma           one MPI_Put in a fence epoch (cannot be replayed)

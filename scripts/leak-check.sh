@@ -22,7 +22,7 @@ vg=(valgrind --leak-check=full --show-leak-kinds=definite --errors-for-leak-kind
     --num-callers=40 --child-silent-after-fork=yes --fullpath-after=)
 # Our code: a frame in one of our source files (full paths: --fullpath-after=), or in the build's
 # libraries and programs when a frame has no line information.
-ours="$build/|$here/(plugins|platforms|tools|apps)/|libhaec_"
+ours="$build/|$here/(plugins|core|pmpi|libs|tools|apps)/|libhaec_"
 
 # "definitely lost" bytes in a valgrind log: all of them, and those of records with a frame of ours.
 definitely_lost() { # $1 = log

@@ -131,7 +131,7 @@ if [ "${LEAK:-1}" = 1 ]; then
   t_leak0=$(date +%s.%N)
   eval "$cmd" > "$work/leak-smpirun.log" 2>&1 || { tail -5 "$work/leak-smpirun.log" >&2; echo "run_scale: leak run failed" >&2; exit 1; }
   t_leak1=$(date +%s.%N)
-  ours="$build/|/(plugins|platforms|tools|apps)/|libhaec_"
+  ours="$build/|/(plugins|core|pmpi|libs|tools|apps)/|libhaec_"
   read -r lost_all lost_ours <<< "$(awk -v ours="$ours" '
     /are definitely lost in loss record/ { inrec = 1; n = $2; gsub(",", "", n); all += n; mine = 0; next }
     inrec && $0 ~ ours { mine = 1 }

@@ -1,4 +1,4 @@
-// Fuzzes the quantity parsers of plugins/common/model/units.hpp (spec keys, --cfg values, power
+// Fuzzes the quantity parsers of libs/common/units.hpp (spec keys, --cfg values, power
 // tables go through them). Every parser gets the same text. An accepted value must be finite
 // (the numbers feed SimGrid and the models), integers non-negative, and exact() must print
 // text that parses back to the very same double.

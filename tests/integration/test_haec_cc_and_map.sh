@@ -36,7 +36,7 @@ hops() { grep -o "total hops [0-9]*" "map-$1.txt" | awk '{print $3}'; }
 "$haec" run --platform haec-box:3x3x3 --mapping-file map-min-md/mapping.txt -np 27 --out rerun --quiet -- ./lu_like 1
 cmp map-min-md/hostfile rerun/hostfile
 # Fortran: haec f77 compiles and links (our PMPI layer is C: Fortran codes reach it only through
-# wrappers of their own, see plugins/pmpi/README.md).
+# wrappers of their own, see pmpi/README.md).
 cat > hello.f <<'F'
       program hello
       include 'mpif.h'

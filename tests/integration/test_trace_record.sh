@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# haec trace record + replay parity (plugins/trace/README.md): every app and trace_patterns (wildcard
+# haec trace record + replay parity (libs/trace/README.md): every app and trace_patterns (wildcard
 # receives, waits one by one after a waitall on a subset, Waitany, Test polling, non-blocking
 # collectives) replay to the emulated makespan (relative tolerance 1e-9; measured: equal to 1e-15);
 # one-sided calls and SimGrid-tracer wildcards/NBCs are one-line errors; plain smpirun -replay

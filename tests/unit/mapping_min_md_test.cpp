@@ -1,4 +1,4 @@
-// min-md placements worked out by hand (rules in plugins/mapping/README.md):
+// min-md placements worked out by hand (rules in libs/mapping/README.md):
 // pairs by decreasing messages (both directions), ties by (a, b); partner placed -> nearest free
 // node to the partner (Manhattan on coords, lowest index on ties); none placed -> first rank nearest
 // the origin, second nearest the first; rounds of capacity 1, 2, ... (round-robin); silent ranks last.

@@ -1,4 +1,4 @@
-// Spec strings, validation and platform.json of haec::platform (platforms/model/platform_spec.*).
+// Spec strings, validation and platform.json of haec::platform (libs/platform/model/platform_spec.*).
 #include "input_error.hpp"
 #include "platform_spec.hpp"
 

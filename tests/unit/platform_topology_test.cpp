@@ -1,4 +1,4 @@
-// Nodes, links and dimension-order routes of haec::platform::Topology (platforms/model/topology.*).
+// Nodes, links and dimension-order routes of haec::platform::Topology (libs/platform/model/topology.*).
 #include "input_error.hpp"
 #include "platform_spec.hpp"
 #include "topology.hpp"

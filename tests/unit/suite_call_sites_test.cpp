@@ -1,4 +1,4 @@
-// Call sites and regions as the suite names them (plugins/suite/model/call_sites.hpp).
+// Call sites and regions as the suite names them (core/model/call_sites.hpp).
 #include "call_sites.hpp"
 
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
-// plugins/trace/model (TI checker, OTF2 import builder, result tables) and the PMPI layer's pure
-// TI recorder (plugins/pmpi/ti_recorder.cpp, compiled in here: it is not part of a model library).
+// libs/trace (TI checker, OTF2 import builder, result tables) and the PMPI layer's pure
+// TI recorder (pmpi/ti_recorder.cpp, compiled in here: it is not part of a model library).
 #include "result_tables.hpp"
 #include "ti_builder.hpp"
 #include "ti_check.hpp"
 #include "input_error.hpp"
 
-#include "../../plugins/pmpi/ti_recorder.cpp"
+#include "../../pmpi/ti_recorder.cpp"
 
 #include <gtest/gtest.h>
 

@@ -234,7 +234,7 @@ int run_simulation(RunOptions o)
 
   ResolvedPlatform platform = resolve_platform(o.platform);
   Placement placement       = place_ranks(platform, o.place);
-  if (!trace.empty()) // every line of every rank file, before anything runs (plugins/trace/README.md)
+  if (!trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
     trace::check_ti_trace(trace, o.place.ranks);
 
   if (o.out.empty())

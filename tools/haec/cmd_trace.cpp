@@ -1,5 +1,5 @@
 // `haec trace`: record a TI trace through the PMPI layer (record), check one (check), and convert
-// between OTF2 and our traces/results (import, export: trace_otf2.cpp). See plugins/trace/README.md.
+// between OTF2 and our traces/results (import, export: trace_otf2.cpp). See libs/trace/README.md.
 #include "atomic_file.hpp"
 #include "commands.hpp"
 #include "input_error.hpp"
@@ -141,7 +141,7 @@ int record(RecordOptions o)
 
 void add_trace_command(CLI::App& app)
 {
-  auto* trace = app.add_subcommand("trace", "Record, check, import and export traces (plugins/trace/README.md)");
+  auto* trace = app.add_subcommand("trace", "Record, check, import and export traces (libs/trace/README.md)");
   trace->require_subcommand(1);
 
   auto ro  = std::make_shared<RecordOptions>();

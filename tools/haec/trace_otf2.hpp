@@ -1,4 +1,4 @@
-// haec trace import / export (OTF2 through libotf2): see plugins/trace/README.md.
+// haec trace import / export (OTF2 through libotf2): see libs/trace/README.md.
 #pragma once
 #include <CLI/CLI.hpp>
 

@@ -1,5 +1,5 @@
 // A platform as data: what `haec platform` writes (platform.json) and what the SimGrid loader
-// (platforms/zone) builds. Pure C++: no SimGrid include.
+// (libs/platform/zone) builds. Pure C++: no SimGrid include.
 //
 // Spec strings (CLI): KIND:DIMS[,key=value...]
 //   haec-box:XxYxZ   boards are z layers; optical links on a board, wireless between boards

@@ -7,7 +7,7 @@
 //   <rank> haec_igather ID scount stype rcount rtype root
 //   <rank> haec_iscatter ID scount stype rcount rtype root
 //   <rank> haec_wait ID                          completes the non-blocking collective ID
-// written by `haec trace record` (plugins/pmpi/ti_recorder.hpp). Types are SimGrid's TI datatype
+// written by `haec trace record` (pmpi/ti_recorder.hpp). Types are SimGrid's TI datatype
 // ids. The collectives run through SMPI's public MPI_I* calls on MPI_COMM_WORLD with scratch
 // buffers, as SMPI's own replay does for blocking ones. Also registered: SimGrid's tracer's
 // one-sided actions (Win_lock, ...), which now stop the replay with one clear line instead of

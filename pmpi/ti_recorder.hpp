@@ -13,7 +13,7 @@
 //   - polling calls (Test*, Iprobe, Probe) as "sleep" of the simulated time they took, then a wait
 //     for every request they completed: replay then takes exactly the emulated time;
 //   - non-blocking collectives as our actions "haec_<op> ID ..." and "haec_wait ID"
-//     (plugins/suite/replay_extra_actions.cpp);
+//     (core/replay_extra_actions.cpp);
 //   - calls replay cannot express (one-sided, collectives on sub-communicators) as an error.
 #pragma once
 #include <cstdint>

@@ -7,7 +7,7 @@
 
 namespace haec::trace {
 
-// The per-rank files a list file names (resolved like plugins/mapping/model/ti_trace.cpp: as
+// The per-rank files a list file names (resolved like libs/mapping/ti_trace.cpp: as
 // given, then relative to the list's directory). A file whose first line is an action is a
 // single shared trace: returned alone.
 std::vector<std::string> ti_rank_files(const std::string& list_path);

@@ -978,7 +978,7 @@ HAEC_RECORDED(Scan, false, (const void* sbuf, void* rbuf, int count, MPI_Datatyp
 HAEC_RECORDED(Exscan, false, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm),
               (sbuf, rbuf, count, type, op, comm), TI_ON_WORLD("MPI_Exscan") ti()->action(me, "exscan " + ti_cn(count, type) + " 0 " + ti_type_id(type)))
 
-// ---- non-blocking collectives: our replay actions haec_<op> (plugins/suite/replay_extra_actions.cpp)
+// ---- non-blocking collectives: our replay actions haec_<op> (core/replay_extra_actions.cpp)
 #define TI_NBC(call, op, args)                                                                                         \
   if (req != nullptr && ti_world(me, comm, call))                                                                      \
   ti()->collective_start(me, op, args, ti_key(*req))

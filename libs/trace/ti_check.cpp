@@ -1,6 +1,6 @@
 // TI trace checker: see ti_check.hpp. Action syntax: SimGrid 3.32 src/smpi/internals/smpi_replay.cpp
 // (field counts of each parser's CHECK_ACTION_PARAMS) and our own actions
-// (plugins/suite/replay_extra_actions.cpp).
+// (core/replay_extra_actions.cpp).
 #include "ti_check.hpp"
 
 #include "atomic_file.hpp"
@@ -80,7 +80,7 @@ std::vector<std::string> split(const std::string& line)
   return f;
 }
 
-const char* kRecord = "record the trace with `haec trace record` (plugins/trace/README.md)";
+const char* kRecord = "record the trace with `haec trace record` (libs/trace/README.md)";
 
 void check_line(const std::vector<std::string>& f, const std::string& at, int rank, int ranks)
 {
