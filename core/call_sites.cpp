@@ -200,6 +200,16 @@ const std::string& site_text(uint32_t site)
   return calls().table.site_text(site);
 }
 
+uint32_t pending_site(long pid)
+{
+  return position(pid).in_site;
+}
+
+uint32_t previous_site(long pid)
+{
+  return position(pid).last_site;
+}
+
 bool pmpi_reporting()
 {
   return calls().reporting;

@@ -31,6 +31,11 @@ struct MpiCall {
 void add_mpi_call_observer(std::function<void(const MpiCall&)> observer);
 const std::string& site_text(uint32_t site);
 
+// The call the rank with actor `pid` is inside now, and the one it last left (kNoSite: none);
+// what a deadlock report names (deadlock_report.cpp).
+uint32_t pending_site(long pid);
+uint32_t previous_site(long pid);
+
 // Trace replay: the calling rank enters an action (replay_actions.cpp), e.g. "MPI_Isend@trace:3";
 // leaving it is haec_suite_mpi_exit() as for a PMPI call.
 void enter_named_site(const std::string& text);

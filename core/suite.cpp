@@ -4,6 +4,7 @@
 #include "atomic_file.hpp"
 #include "results.hpp"
 #include "run_context.hpp"
+#include "text.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
@@ -86,7 +87,7 @@ struct Registration {
 
 void fail_run(const std::string& message)
 {
-  std::fprintf(stderr, "haec: %s\n", message.c_str());
+  std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
   std::exit(2);
 }
 

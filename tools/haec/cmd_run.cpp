@@ -12,6 +12,8 @@
 #include "placement.hpp"
 #include "platform_source.hpp"
 #include "process.hpp"
+#include "run_failure.hpp"
+#include "run_output.hpp"
 #include "simgrid_child.hpp"
 #include "ti_check.hpp"
 #include "units.hpp"
@@ -49,6 +51,7 @@ struct RunOptions {
   std::string replay;
   std::string out;
   bool force = false;
+  bool keep_failed = false; // --keep-failed: a failed run keeps its directory, marked failed
   std::vector<std::string> cfg;
   std::string host_speed = "1Gf";
   bool quiet             = false;
@@ -118,20 +121,6 @@ int trace_ranks(const std::string& trace)
   return n;
 }
 
-std::string first_error_line(const std::string& log_path)
-{
-  std::ifstream in(log_path);
-  std::string line, fallback;
-  while (std::getline(in, line)) {
-    if (line.rfind("haec: ", 0) == 0)
-      return line.substr(6);
-    if (fallback.empty() && (line.find("rror") != std::string::npos || line.find("CRITICAL") != std::string::npos ||
-                             line.find("Assertion") != std::string::npos))
-      fallback = line;
-  }
-  return fallback.empty() ? "see the SimGrid log above" : fallback;
-}
-
 void print_table(const nlohmann::json& s, const std::string& out)
 {
   std::printf("%-22s %s\n", "result directory", out.c_str());
@@ -156,6 +145,7 @@ void print_table(const nlohmann::json& s, const std::string& out)
 
 int run_simulation(RunOptions o)
 {
+  InterruptHandlers interrupts; // README "Errors and failures": 130/143, nothing left behind
   // 1. Validate every input before touching the disk.
   std::map<std::string, std::string> cfg;
   for (auto const& kv : o.cfg) {
@@ -231,24 +221,22 @@ int run_simulation(RunOptions o)
   }
   if (o.place.ranks < 0)
     throw InputError("haec run", "the number of ranks is missing", "give -np N");
+  if (!trace.empty()) // every line of every rank file, before anything uses it (libs/trace/README.md)
+    trace::check_ti_trace(trace, o.place.ranks);
 
   ResolvedPlatform platform = resolve_platform(o.platform);
   Placement placement       = place_ranks(platform, o.place);
-  if (!trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
-    trace::check_ti_trace(trace, o.place.ranks);
 
   if (o.out.empty())
     o.out = "results/" + (o.app.empty() ? fs::path(trace).stem().string() : fs::path(o.app[0]).filename().string()) +
             "-" + placement.strategy + "-" + o.link;
   fs::path out = fs::absolute(o.out);
-  if (fs::exists(out) && !o.force)
-    throw InputError("--out " + o.out, "already exists", "choose another directory or add --force to replace it");
+  check_out_dir(o.out, out, o.force);
 
-  // 2. Stage the result directory next to its final place.
-  fs::create_directories(out.parent_path());
-  fs::path stage = out.string() + ".tmp-" + std::to_string(::getpid());
-  fs::remove_all(stage);
-  fs::create_directories(stage);
+  // 2. Stage the result directory next to its final place; from here on an interrupt is handled
+  // by removing it (process.hpp).
+  DeferInterrupts defer;
+  fs::path stage = make_stage(o.out, out);
   auto cleanup = [&] { std::error_code ec; fs::remove_all(stage, ec); };
 
   try {
@@ -344,14 +332,10 @@ int run_simulation(RunOptions o)
       }
     }
     ChildResult r = run_child(argv, env, (stage / "stdout.txt").string(), (stage / "simgrid.log").string());
-    if (r.exit_code != 0 || !fs::exists(stage / "summary.json")) {
-      std::string why = first_error_line((stage / "simgrid.log").string());
-      if (r.signal)
-        why = "killed by signal " + std::to_string(r.signal) + ": " + why;
-      cleanup();
-      std::fprintf(stderr, "haec: run failed (smpirun exit %d): %s\n", r.exit_code, why.c_str());
-      return 3;
-    }
+    if (r.interrupted_by != 0)
+      throw Interrupted(r.interrupted_by);
+    if (r.exit_code != 0 || !fs::exists(stage / "summary.json")) // run_failure.cpp: exit 2, 3 or 4
+      return report_failed_run({r, stage, out, o.place.ranks, o.keep_failed});
 
     // 3. Complete summary.json with what only the CLI knows.
     auto summary = nlohmann::ordered_json::parse(read_file((stage / "summary.json").string(), "summary.json"));
@@ -385,9 +369,8 @@ int run_simulation(RunOptions o)
     write_file_atomic((stage / "summary.json").string(), summary.dump(2) + "\n");
 
     // 4. Move into place.
-    if (fs::exists(out))
-      fs::remove_all(out);
-    fs::rename(stage, out);
+    throw_if_interrupted();
+    move_into_place(stage, out);
     if (!o.quiet)
       print_table(summary, o.out);
   } catch (...) {
@@ -439,6 +422,8 @@ void add_run_command(CLI::App& app)
   run->add_option("-n,--np", opt->place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
   run->add_option("--out", opt->out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");
   run->add_flag("--force", opt->force, "Replace an existing result directory once the new run succeeded");
+  run->add_flag("--keep-failed", opt->keep_failed,
+                "Keep the directory of a failed run (deadlock, crash), its summary.json marked \"status\": \"failed\"");
   // One value per --cfg: a vector option would otherwise swallow the "--" before the program and
   // hand the program's own options to haec (CLI11 2.1).
   run->add_option("--cfg", opt->cfg, "Extra SimGrid/haec setting KEY:VALUE, e.g. haec/link/window:8 (repeatable)")
@@ -448,7 +433,11 @@ void add_run_command(CLI::App& app)
       ->capture_default_str();
   run->add_flag("-q,--quiet", opt->quiet, "Do not print the summary table");
   run->add_option("app", opt->app, "Program and its arguments (after --)");
-  run->callback([opt] { exit_code() = run_simulation(*opt); });
+  run->callback([opt, run] {
+    if (run->count("--out") > 0 && opt->out.empty())
+      check_out_dir("", {}, false);
+    exit_code() = run_simulation(*opt);
+  });
 }
 
 } // namespace haec::cli
