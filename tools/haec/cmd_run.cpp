@@ -331,7 +331,7 @@ int run_simulation(RunOptions o)
           a = head + stage.string() + a.substr(end);
       }
     }
-    ChildResult r = run_child(argv, env, (stage / "stdout.txt").string(), (stage / "simgrid.log").string());
+    ChildResult r = run_child(argv, env, (stage / "stdout.txt").string(), (stage / "simgrid.log").string(), stage.string());
     if (r.interrupted_by != 0)
       throw Interrupted(r.interrupted_by);
     if (r.exit_code != 0 || !fs::exists(stage / "summary.json")) // run_failure.cpp: exit 2, 3 or 4

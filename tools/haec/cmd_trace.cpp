@@ -5,6 +5,7 @@
 #include "input_error.hpp"
 #include "install_paths.hpp"
 #include "process.hpp"
+#include "run_output.hpp"
 #include "ti_check.hpp"
 #include "trace_otf2.hpp"
 
@@ -42,6 +43,7 @@ struct RecordOptions {
 
 int record(RecordOptions o)
 {
+  InterruptHandlers interrupts; // as haec run: 130/143, nothing left behind
   // Split the command line: haec trace record <run options...> -- APP ARGS
   auto raw = raw_arguments();
   size_t i = 0;
@@ -81,10 +83,9 @@ int record(RecordOptions o)
   if (!o.keep_run.empty() && fs::exists(o.keep_run))
     throw InputError("--keep-run " + o.keep_run, "already exists", "choose another directory");
 
-  fs::create_directories(list.parent_path());
-  const fs::path stage = list.string() + ".tmp-" + std::to_string(::getpid());
+  DeferInterrupts defer;
+  const fs::path stage = make_stage("--out " + o.out, list);
   std::error_code ec;
-  fs::remove_all(stage, ec);
   fs::create_directories(stage / "ranks");
   auto cleanup = [&] { fs::remove_all(stage, ec); };
   try {
@@ -92,8 +93,12 @@ int record(RecordOptions o)
     argv.insert(argv.end(), run_args.begin(), run_args.end());
     argv.insert(argv.end(), {"--out", (stage / "run").string(), "--quiet", "--"});
     argv.insert(argv.end(), app.begin(), app.end());
-    ChildResult r = run_child(argv, {"HAEC_TRACE_OUT=" + (stage / "ranks").string()}, "", "");
-    if (r.exit_code != 0) { // haec run printed its own one-line error
+    // A failed recording keeps its log (and with --keep-failed its run) next to the trace.
+    ChildResult r = run_child(argv, {"HAEC_TRACE_OUT=" + (stage / "ranks").string(), "HAEC_FAILED_PREFIX=" + list.string()},
+                              "", "", stage.string());
+    if (r.interrupted_by != 0 && r.exit_code != 128 + r.interrupted_by)
+      throw Interrupted(r.interrupted_by);
+    if (r.exit_code != 0) { // haec run printed its own error (and "interrupted" if it was)
       cleanup();
       return r.exit_code > 0 ? r.exit_code : 3;
     }
@@ -117,6 +122,7 @@ int record(RecordOptions o)
       list_text += (files / f.filename()).string() + "\n";
     }
     // Into place: the rank files first, the list (what users name) last.
+    throw_if_interrupted();
     if (o.force) {
       fs::remove_all(files);
       fs::remove(list);

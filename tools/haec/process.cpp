@@ -1,7 +1,7 @@
 // Child processes of haec and what happens to them when haec is interrupted or killed
-// (process.hpp). The child runs under a supervisor that leads its process group:
+// (process.hpp):
 //
-//   haec (subreaper) -> supervisor (group leader, dies with haec) -> smpirun -> smpimain ...
+//   haec -> supervisor (own group, subreaper, outlives haec) -> smpirun -> smpimain ... (program group)
 //
 // haec waits with the interrupt signals blocked (sigtimedwait), so a signal can never slip in
 // between "is there a signal?" and "wait for the child".
@@ -15,6 +15,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +27,6 @@ namespace {
 
 constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
 constexpr auto kGrace             = std::chrono::seconds(2); // forwarded signal -> SIGKILL
-constexpr auto kReapLimit         = std::chrono::seconds(5); // SIGKILL -> every member reaped
 
 volatile sig_atomic_t g_signal    = 0; // first interrupt received while deferred
 volatile sig_atomic_t g_deferring = 0; // DeferInterrupts depth
@@ -53,11 +53,11 @@ void on_interrupt(int sig)
     g_signal = sig;
 }
 
-// Supervisor side: haec died (parent-death signal); take the whole group down with it.
-void kill_own_group(int)
+volatile sig_atomic_t g_parent_died = 0; // supervisor: haec is gone
+
+void on_parent_death(int)
 {
-  ::kill(0, SIGKILL);
-  ::_exit(137);
+  g_parent_died = 1;
 }
 
 void redirect(const std::string& path, int fd)
@@ -90,10 +90,21 @@ void redirect(const std::string& path, int fd)
   ::_exit(127);
 }
 
-// The supervisor: leads the group, dies with haec (taking the group along), runs the program and
-// ends the way it ended.
-[[noreturn]] void supervise(pid_t haec, const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                            const std::string& stdout_path, const std::string& stderr_path)
+// Reaps every child left (the supervisor is the subreaper of the program's descendants, which
+// were all sent SIGKILL).
+void reap_all()
+{
+  while (::waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+  }
+}
+
+// The supervisor: in a process group of its own, so that signals sent to haec's group never reach
+// it, it starts the program as the leader of another group, tells haec that group, and ends the
+// way the program ended once nothing of the group is left. If haec dies (even by SIGKILL), it
+// kills the group and removes `cleanup_path` (the staging directory) itself.
+[[noreturn]] void supervise(pid_t haec, int report_fd, const std::vector<std::string>& argv,
+                            const std::vector<std::string>& env, const std::string& stdout_path,
+                            const std::string& stderr_path, const std::string& cleanup_path)
 {
   ::setpgid(0, 0);
   sigset_t none;
@@ -101,25 +112,50 @@ void redirect(const std::string& path, int fd)
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   for (int s : kInterruptSignals)
     ::signal(s, SIG_DFL);
-  ::signal(SIGUSR1, kill_own_group);
+  struct sigaction sa {};
+  sa.sa_handler = on_parent_death; // no SA_RESTART: waitpid returns EINTR
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGUSR1, &sa, nullptr);
   ::prctl(PR_SET_PDEATHSIG, SIGUSR1);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   if (::getppid() != haec) // haec died before the line above
-    kill_own_group(0);
+    g_parent_died = 1;
   if (::isatty(0)) { // a background group reading the terminal would stop (SIGTTIN)
     int null = ::open("/dev/null", O_RDONLY);
     ::dup2(null, 0);
     ::close(null);
   }
-  pid_t program = ::fork();
-  if (program < 0)
-    ::_exit(127);
-  if (program == 0)
+  pid_t program = g_parent_died ? -1 : ::fork();
+  if (program == 0) {
+    ::setpgid(0, 0);
+    ::close(report_fd);
     exec_program(argv, env, stdout_path, stderr_path);
-  int status = 0;
-  while (::waitpid(program, &status, 0) < 0 && errno == EINTR) {
   }
-  if (WIFEXITED(status))
-    ::_exit(WEXITSTATUS(status));
+  if (program > 0) {
+    ::setpgid(program, program); // whichever runs first
+    ssize_t ignored = ::write(report_fd, &program, sizeof program);
+    (void)ignored;
+  }
+  ::close(report_fd);
+  // Wait without reaping, so that the group's id cannot be reused before it is killed.
+  siginfo_t info{};
+  while (program > 0 && !g_parent_died && ::waitid(P_PID, program, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  int status = 0;
+  if (program > 0) {
+    ::kill(-program, SIGKILL);
+    while (::waitpid(program, &status, 0) < 0 && errno == EINTR) {
+    }
+    reap_all();
+  }
+  if (g_parent_died) {
+    std::error_code ec;
+    if (!cleanup_path.empty())
+      std::filesystem::remove_all(cleanup_path, ec);
+    ::_exit(137);
+  }
+  if (program < 0 || WIFEXITED(status))
+    ::_exit(program < 0 ? 127 : WEXITSTATUS(status));
   const int sig = WTERMSIG(status);
   if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGKILL || sig == SIGPIPE) {
     ::prctl(PR_SET_PDEATHSIG, 0);
@@ -134,9 +170,9 @@ std::chrono::steady_clock::duration since(std::chrono::steady_clock::time_point 
   return std::chrono::steady_clock::now() - t;
 }
 
-// Waits for the supervisor; forwards an interrupt to its group, then SIGKILLs the group when the
-// grace period is over. Returns the supervisor's wait status.
-int wait_for_group(pid_t leader, int& interrupted_by)
+// Waits for the supervisor; forwards an interrupt to the program's group, then SIGKILLs the group
+// when the grace period is over. Returns the supervisor's wait status.
+int wait_for_group(pid_t supervisor, pid_t group, int& interrupted_by)
 {
   sigset_t wanted, previous;
   sigemptyset(&wanted);
@@ -148,8 +184,8 @@ int wait_for_group(pid_t leader, int& interrupted_by)
   std::chrono::steady_clock::time_point forwarded_at;
   bool forwarded = false, killed = false;
   for (;;) {
-    pid_t w = ::waitpid(leader, &status, WNOHANG);
-    if (w == leader || (w < 0 && errno != EINTR))
+    pid_t w = ::waitpid(supervisor, &status, WNOHANG);
+    if (w == supervisor || (w < 0 && errno != EINTR))
       break;
     int sig = g_signal;
     if (sig == 0) {
@@ -162,12 +198,14 @@ int wait_for_group(pid_t leader, int& interrupted_by)
     if (sig != 0 && !forwarded) {
       interrupted_by = sig;
       g_signal       = sig;
-      ::kill(-leader, sig);
+      if (group > 0)
+        ::kill(-group, sig);
       forwarded    = true;
       forwarded_at = std::chrono::steady_clock::now();
     }
     if (forwarded && !killed && since(forwarded_at) > kGrace) {
-      ::kill(-leader, SIGKILL);
+      if (group > 0)
+        ::kill(-group, SIGKILL);
       killed = true;
     }
   }
@@ -175,41 +213,34 @@ int wait_for_group(pid_t leader, int& interrupted_by)
   return status;
 }
 
-// Nothing of the group may outlive run_child: SIGKILL what is left and reap the members haec
-// adopted as their parents died (haec is a child subreaper).
-void end_group(pid_t leader)
-{
-  ::kill(-leader, SIGKILL);
-  const auto start = std::chrono::steady_clock::now();
-  while (::kill(-leader, 0) == 0 && since(start) < kReapLimit) {
-    while (::waitpid(-leader, nullptr, WNOHANG) > 0) {
-    }
-    ::usleep(2000);
-  }
-}
-
 } // namespace
 
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                      const std::string& stdout_path, const std::string& stderr_path)
+                      const std::string& stdout_path, const std::string& stderr_path, const std::string& cleanup_path)
 {
   ChildResult r;
   if (g_signal != 0) {
     r.interrupted_by = g_signal;
     return r;
   }
-  static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-  (void)subreaper;
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0)
+    return r;
   std::fflush(nullptr);
   const pid_t haec = ::getpid();
-  pid_t pid        = ::fork();
-  if (pid < 0)
+  pid_t supervisor = ::fork();
+  if (supervisor == 0) {
+    ::close(report[0]);
+    supervise(haec, report[1], argv, env, stdout_path, stderr_path, cleanup_path);
+  }
+  ::close(report[1]);
+  pid_t group = -1; // the program's process group: its pid
+  while (supervisor > 0 && ::read(report[0], &group, sizeof group) < 0 && errno == EINTR) {
+  }
+  ::close(report[0]);
+  if (supervisor < 0)
     return r;
-  if (pid == 0)
-    supervise(haec, argv, env, stdout_path, stderr_path);
-  ::setpgid(pid, pid); // also done by the child: whichever runs first
-  int status = wait_for_group(pid, r.interrupted_by);
-  end_group(pid);
+  int status = wait_for_group(supervisor, group, r.interrupted_by);
   if (WIFEXITED(status))
     r.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status))

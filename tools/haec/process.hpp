@@ -18,12 +18,15 @@ struct ChildResult {
 // current environment. stdout/stderr go to the given files ("" = inherit); stdin is inherited,
 // except a terminal, which the child (in a background process group) could not read: it gets
 // /dev/null instead.
-// The child and all its descendants form one process group. A supervisor process leads it and
-// kills the whole group if haec dies, even by SIGKILL. When haec receives SIGINT, SIGTERM or SIGHUP
-// while the child runs (see DeferInterrupts), the signal is forwarded to the group, which is
-// killed after a grace period of 2 s; in every case nothing of the group outlives this call.
+// The child and all its descendants form one process group, watched by a supervisor process:
+// when the child ends, whatever is left of the group is killed; if haec dies, even by SIGKILL,
+// the supervisor kills the group and removes `cleanup_path` (e.g. a staging directory). When haec
+// receives SIGINT, SIGTERM or SIGHUP while the child runs (see DeferInterrupts), the signal is
+// forwarded to the group, which is killed after a grace period of 2 s. Nothing of the group
+// outlives this call.
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                      const std::string& stdout_path, const std::string& stderr_path);
+                      const std::string& stdout_path, const std::string& stderr_path,
+                      const std::string& cleanup_path = "");
 
 // Shell-quotes argv into one line (for command.txt).
 std::string shell_line(const std::vector<std::string>& env, const std::vector<std::string>& argv);
