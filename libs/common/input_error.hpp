@@ -15,3 +15,13 @@ public:
 };
 
 } // namespace haec
+
+namespace haec {
+
+// A deadlock found before or during a simulation (exit status 4): "deadlock: rank 0 waits in ...".
+class DeadlockError : public std::runtime_error {
+public:
+  explicit DeadlockError(const std::string& message) : std::runtime_error(message) {}
+};
+
+} // namespace haec

@@ -57,6 +57,9 @@ int main(int argc, char** argv)
   } catch (const haec::InputError& e) {
     std::fprintf(stderr, "haec: %s\n", haec::text::one_line(e.what()).c_str());
     return 2;
+  } catch (const haec::DeadlockError& e) {
+    std::fprintf(stderr, "haec: %s\n", haec::text::one_line(e.what()).c_str());
+    return 4;
   } catch (const haec::cli::Interrupted& e) {
     std::fprintf(stderr, "haec: %s\n", e.what());
     return 128 + e.signal;
