@@ -20,6 +20,7 @@ namespace {
 
 constexpr size_t kOutputLines = 3;   // last lines of the program's output shown after a crash
 constexpr size_t kOutputWidth = 160; // characters per shown line
+constexpr size_t kLastLineWidth = 120; // the last line of output quoted in the one-line error
 
 struct Diagnosis {
   int status = 3;
@@ -221,7 +222,17 @@ int report_failed_run(const FailedRun& run)
   } catch (const std::exception& e) {
     where = "; the log could not be kept (" + std::string(e.what()) + ")";
   }
-  std::fprintf(stderr, "haec: %s%s\n", text::one_line(d.what).c_str(), text::escaped(where).c_str());
+  std::string last;
+  if (d.status == 3 && d.what.rfind("run failed: ", 0) == 0) { // the program's last words, in the line
+    auto err = last_program_lines(log, true), out = last_program_lines(stdout_lines, false);
+    last = !err.empty() ? err.back() : !out.empty() ? out.back() : "";
+    last = text::escaped(last);
+    if (last.size() > kLastLineWidth)
+      last = last.substr(0, kLastLineWidth - 3) + "...";
+    if (!last.empty())
+      last = "; its last output: " + last;
+  }
+  std::fprintf(stderr, "haec: %s%s%s\n", text::one_line(d.what).c_str(), last.c_str(), text::escaped(where).c_str());
   if (d.show_output)
     print_last_output(stdout_lines, log);
   fs::remove_all(run.stage, ec);
