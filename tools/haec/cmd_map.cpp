@@ -5,6 +5,7 @@
 #include "input_error.hpp"
 #include "placement.hpp"
 #include "platform_source.hpp"
+#include "run_output.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@ void add_map_command(CLI::App& app)
     std::string platform = "haec-box:4x4x4";
     PlacementOptions place;
     std::string out = ".";
+    bool force      = false;
   };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("map", "Place ranks on nodes: write hostfile and mapping.txt, print the metrics "
@@ -28,10 +30,12 @@ void add_map_command(CLI::App& app)
   cmd->add_option("--seed", opt->place.seed, "Seed of the random strategy")->capture_default_str();
   cmd->add_option("-n,--np", opt->place.ranks, "Number of ranks")->required();
   cmd->add_option("-o,--out", opt->out, "Directory receiving hostfile and mapping.txt")->capture_default_str();
+  cmd->add_flag("--force", opt->force, "Replace hostfile and mapping.txt if --out holds them already");
   cmd->callback([opt] {
+    check_map_out(opt->out, opt->force); // as haec run: nothing is overwritten without --force
     ResolvedPlatform platform = resolve_platform(opt->platform);
     Placement p               = place_ranks(platform, opt->place);
-    std::filesystem::create_directories(opt->out);
+    make_directory("--out " + opt->out, opt->out);
     write_file_atomic(opt->out + "/hostfile", mapping::write_hostfile(p.assignment, platform.nodes));
     write_file_atomic(opt->out + "/mapping.txt", mapping::write_mapping_file(p.strategy, p.assignment, platform.nodes));
     std::printf("mapping %s of %d ranks on %s: wrote %s/hostfile and %s/mapping.txt\n", p.strategy.c_str(),

@@ -182,13 +182,14 @@ int run_simulation(RunOptions o)
                      "balance every K >= 1 iterations, e.g. --every 5");
   if (cfg.count("haec/power/workloads"))
     throw InputError("--cfg haec/power/workloads", "is set by haec run itself", "use --workloads FILE");
+  int workload_max_rank = -1;
   if (!o.workloads.empty()) { // the file's own errors now; regions, ranks, hosts once the run knows them
     std::ifstream in(o.workloads);
     if (!in)
       throw InputError("--workloads " + o.workloads, "cannot be read", "give the path of a workload JSON file");
     std::ostringstream text;
     text << in.rdbuf();
-    power::WorkloadSet::parse(text.str(), o.workloads);
+    workload_max_rank = power::WorkloadSet::parse(text.str(), o.workloads).max_rank();
   }
   if (auto it = cfg.find("haec/link/smpi-envelope"); it != cfg.end())
     units::parse_integer(it->second, "--cfg haec/link/smpi-envelope");
@@ -221,6 +222,10 @@ int run_simulation(RunOptions o)
   }
   if (o.place.ranks < 0)
     throw InputError("haec run", "the number of ranks is missing", "give -np N");
+  if (workload_max_rank >= o.place.ranks)
+    throw InputError(o.workloads, "names rank " + std::to_string(workload_max_rank) + " but the run has " +
+                                      std::to_string(o.place.ranks) + " ranks",
+                     "use ranks below -np");
   if (!trace.empty()) // every line of every rank file, before anything uses it (libs/trace/README.md)
     trace::check_ti_trace(trace, o.place.ranks);
 

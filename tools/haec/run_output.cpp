@@ -58,6 +58,27 @@ fs::path make_stage(const std::string& given, const fs::path& out)
   return stage;
 }
 
+void check_map_out(const std::string& dir, bool force)
+{
+  if (dir.empty())
+    throw InputError("--out ''", "is empty", "give the directory receiving hostfile and mapping.txt");
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw InputError("--out " + dir, "is an existing file, not a directory", "choose another name");
+  for (const char* name : {"hostfile", "mapping.txt"})
+    if (!force && fs::exists(fs::path(dir) / name, ec))
+      throw InputError("--out " + dir, "already holds " + std::string(name),
+                       "choose another directory or add --force to replace it");
+}
+
+void make_directory(const std::string& what, const fs::path& dir)
+{
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw InputError(what, "cannot create " + dir.string() + " (" + reason(ec) + ")", "choose a writable location");
+}
+
 fs::path failed_log_path(const fs::path& out)
 {
   const char* prefix = std::getenv("HAEC_FAILED_PREFIX");

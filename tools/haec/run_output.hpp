@@ -16,6 +16,12 @@ void check_out_dir(const std::string& given, const std::filesystem::path& out, b
 // naming --out when the location is not writable.
 std::filesystem::path make_stage(const std::string& given, const std::filesystem::path& out);
 
+// `haec map --out DIR`: refuses an empty name, a file, or a DIR already holding hostfile or
+// mapping.txt without --force.
+void check_map_out(const std::string& dir, bool force);
+// create_directories, with an InputError naming `what` when the location is not writable.
+void make_directory(const std::string& what, const std::filesystem::path& dir);
+
 // Where a failed run keeps its log (<out>.failed.log) and, with --keep-failed, its directory
 // (<out>, or <out>.failed when <out> holds an earlier result). `haec trace record` moves both
 // next to the trace (HAEC_FAILED_PREFIX, set for the `haec run` it starts).
