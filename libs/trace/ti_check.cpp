@@ -151,7 +151,7 @@ void check_values(const std::vector<std::string>& f, const std::string& at, int 
                        kRecord);
   }
   if (probe) {
-    if (f[2] == "-333" && f[3] == "-333")
+    if ((f[2] == "-333" && f[3] == "-333") || (std::strtod(f[4].c_str(), nullptr) < 0 && f[4] != "-444"))
       throw InputError(at, action + " of a request SimGrid's tracer could not name (a non-blocking collective's)",
                        kRepair);
     check_rank_field(at, action, "source", f[2], ranks);
@@ -299,6 +299,16 @@ void scan_text(const std::string& text, const std::string& file, int rank, int r
 }
 
 } // namespace
+
+std::vector<std::string> split_fields(const std::string& line)
+{
+  return split(line);
+}
+
+void check_ti_line(const std::vector<std::string>& fields, const std::string& at, int rank, int ranks)
+{
+  check_line(fields, at, rank, ranks);
+}
 
 void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks)
 {

@@ -23,6 +23,11 @@ void check_ti_trace(const std::string& list_path, int ranks, const MatchOptions&
 // The checked actions of every rank (what check_ti_trace matches); sets `ranks` when it was -1.
 TiProgram read_ti_program(const std::string& list_path, int& ranks);
 
+// The fields of one line and the checks every line gets (shape, values, peers): for the repair,
+// which rewrites some lines before checking the result as a whole.
+std::vector<std::string> split_fields(const std::string& line);
+void check_ti_line(const std::vector<std::string>& fields, const std::string& at, int rank, int ranks);
+
 // One rank file's text (for tests and the OTF2 import's own output): every line, init first,
 // finalize last.
 void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks);

@@ -12,6 +12,7 @@
 #include "placement.hpp"
 #include "platform_source.hpp"
 #include "process.hpp"
+#include "rank_capacity.hpp"
 #include "run_failure.hpp"
 #include "run_output.hpp"
 #include "simgrid_child.hpp"
@@ -222,6 +223,8 @@ int run_simulation(RunOptions o)
   }
   if (o.place.ranks < 0)
     throw InputError("haec run", "the number of ranks is missing", "give -np N");
+  if (o.place.ranks > 0)
+    check_rank_capacity(o.place.ranks, trace.empty());
   if (workload_max_rank >= o.place.ranks)
     throw InputError(o.workloads, "names rank " + std::to_string(workload_max_rank) + " but the run has " +
                                       std::to_string(o.place.ranks) + " ranks",
