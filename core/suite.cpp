@@ -2,6 +2,7 @@
 // platform description to build), the run record, and the results written when the simulation
 // ends. Each plugin registers itself in its own file; this one wires what they share.
 #include "atomic_file.hpp"
+#include "input_error.hpp"
 #include "results.hpp"
 #include "run_context.hpp"
 #include "text.hpp"
@@ -74,8 +75,11 @@ void on_simulation_end()
     for (auto const& writer : results_writers())
       writer(cfg_out.get());
     write_results(cfg_out.get(), in);
-  } catch (const std::exception& e) {
+  } catch (const InputError& e) {
     fail_run(e.what());
+  } catch (const std::exception& e) { // not bad input: e.g. a full disk (README "Errors and failures")
+    std::fprintf(stderr, "haec: cannot write the results: %s\n", text::one_line(e.what()).c_str());
+    std::exit(3);
   }
 }
 

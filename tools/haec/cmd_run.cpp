@@ -342,7 +342,7 @@ int run_simulation(RunOptions o)
     ChildResult r = run_child(argv, env, (stage / "stdout.txt").string(), (stage / "simgrid.log").string(), stage.string());
     if (r.interrupted_by != 0)
       throw Interrupted(r.interrupted_by);
-    if (r.exit_code != 0 || !fs::exists(stage / "summary.json")) // run_failure.cpp: exit 2, 3 or 4
+    if (simulation_failed(r, stage)) // run_failure.cpp: exit 2, 3 or 4
       return report_failed_run({r, stage, out, o.place.ranks, o.keep_failed});
 
     // 3. Complete summary.json with what only the CLI knows.

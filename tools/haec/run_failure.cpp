@@ -108,6 +108,14 @@ int crash_signal(const ChildResult& c)
   return c.exit_code > 128 && c.exit_code < 128 + 65 ? c.exit_code - 128 : 0;
 }
 
+// A full disk explains failures whose messages could not even be written to the log.
+std::string disk_note(const fs::path& dir)
+{
+  std::error_code ec;
+  const auto space = fs::space(dir, ec);
+  return !ec && space.available < (64u << 10) ? " (the disk holding " + dir.parent_path().string() + " is full)" : "";
+}
+
 Diagnosis diagnose(const FailedRun& run, const LogFacts& f, bool summary_written)
 {
   const ChildResult& c = run.child;
@@ -138,9 +146,10 @@ Diagnosis diagnose(const FailedRun& run, const LogFacts& f, bool summary_written
       d.what += " (in the program or the simulator)";
   } else if (c.exit_code != 0) {
     d.what = "run failed (simulator exit " + std::to_string(c.exit_code) + ")" +
-             (!f.haec_line.empty() ? ": " + f.haec_line : !f.critical.empty() ? ": SimGrid: " + f.critical : "");
+             (!f.haec_line.empty() ? ": " + f.haec_line : !f.critical.empty() ? ": SimGrid: " + f.critical : "") +
+             disk_note(run.stage);
   } else if (!summary_written) {
-    d.what = "run failed: the simulator ended without writing summary.json";
+    d.what = "run failed: the simulator ended without writing summary.json" + disk_note(run.stage);
   }
   return d;
 }
@@ -203,6 +212,17 @@ fs::path keep_directory(const FailedRun& run, const Diagnosis& d)
 }
 
 } // namespace
+
+bool simulation_failed(const ChildResult& child, const fs::path& stage)
+{
+  std::error_code ec;
+  if (child.exit_code != 0 || !fs::exists(stage / "summary.json", ec))
+    return true;
+  for (const auto& line : lines_of(stage / "simgrid.log"))
+    if (line.find("MPI_Abort was called") != std::string::npos)
+      return true;
+  return false;
+}
 
 int report_failed_run(const FailedRun& run)
 {

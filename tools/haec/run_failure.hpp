@@ -17,6 +17,10 @@ struct FailedRun {
   bool keep_failed = false;    // --keep-failed: keep the directory, summary.json marked failed
 };
 
+// True when the run did not succeed: a non-zero exit, no summary.json, or a rank that called
+// MPI_Abort (SimGrid 3.32 then ends the simulation with status 0).
+bool simulation_failed(const ChildResult& child, const std::filesystem::path& stage);
+
 // Prints one line (and, after a crash, the program's last lines of output as a marked block),
 // keeps the log (<out>.failed.log) or the directory (--keep-failed), removes the staging
 // directory, and returns the exit status.
