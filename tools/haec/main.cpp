@@ -4,7 +4,9 @@
 #include "process.hpp"
 #include "text.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <filesystem>
 
 namespace haec::cli {
 int& exit_code()
@@ -63,6 +65,12 @@ int main(int argc, char** argv)
   } catch (const haec::cli::Interrupted& e) {
     std::fprintf(stderr, "haec: %s\n", e.what());
     return 128 + e.signal;
+  } catch (const std::filesystem::filesystem_error& e) { // a path haec may not read or write
+    const int err  = e.code().value();
+    const bool env = err == ENOSPC || err == EIO || err == EDQUOT;
+    std::fprintf(stderr, "haec: %s: %s; %s\n", haec::text::one_line(e.path1().string()).c_str(),
+                 e.code().message().c_str(), env ? "free space or use another disk" : "check the path and its permissions");
+    return env ? 3 : 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "haec: %s\n", haec::text::one_line(e.what()).c_str());
     return 3;
