@@ -218,8 +218,8 @@ private:
       if (s.stored == 0)
         throw InputError(at(r, a), "wait " + std::to_string(a.peer) + " " + std::to_string(a.peer2) + " " +
                                        std::to_string(a.tag) +
-                                       " with no request pending (SimGrid aborts: 'wait not preceded by any irecv or "
-                                       "isend'; a waitall before it completed them all)",
+                                       " with no request pending (a waitall completed them; SimGrid aborts: 'wait not "
+                                       "preceded by any irecv or isend')",
                          "rewrite it with `haec trace repair TRACE --out FIXED`");
       Request q;
       if (!pop(s, Key{a.peer, a.peer2, a.tag}, q))

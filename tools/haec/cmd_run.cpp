@@ -185,12 +185,8 @@ int run_simulation(RunOptions o)
     throw InputError("--cfg haec/power/workloads", "is set by haec run itself", "use --workloads FILE");
   int workload_max_rank = -1;
   if (!o.workloads.empty()) { // the file's own errors now; regions, ranks, hosts once the run knows them
-    std::ifstream in(o.workloads);
-    if (!in)
-      throw InputError("--workloads " + o.workloads, "cannot be read", "give the path of a workload JSON file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    workload_max_rank = power::WorkloadSet::parse(text.str(), o.workloads).max_rank();
+    const std::string text = read_file(o.workloads, "--workloads");
+    workload_max_rank      = power::WorkloadSet::parse(text, o.workloads).max_rank();
   }
   if (auto it = cfg.find("haec/link/smpi-envelope"); it != cfg.end())
     units::parse_integer(it->second, "--cfg haec/link/smpi-envelope");

@@ -86,7 +86,7 @@ int record(RecordOptions o)
     throw InputError("--keep-run " + o.keep_run, "already exists", "choose another directory");
 
   DeferInterrupts defer;
-  const fs::path stage = make_stage("--out " + o.out, list);
+  const fs::path stage = make_stage(o.out, list);
   std::error_code ec;
   fs::create_directories(stage / "ranks");
   auto cleanup = [&] { fs::remove_all(stage, ec); };
@@ -167,6 +167,10 @@ int repair(const RepairOptions& o)
     throw InputError("--out " + o.out, "already exists (or its " + files.filename().string() + " directory)",
                      "choose another name or add --force");
   trace::RepairResult r = trace::repair_ti_trace(o.trace, o.ranks);
+  if (r.problems.size() == 1) {
+    std::fprintf(stderr, "haec: %s; nothing was written\n", text::one_line(r.problems[0]).c_str());
+    return 2;
+  }
   if (!r.problems.empty()) {
     for (size_t i = 0; i < r.problems.size() && i < 10; ++i)
       std::fprintf(stderr, "haec: %s\n", text::one_line(r.problems[i]).c_str());
