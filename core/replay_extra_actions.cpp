@@ -12,7 +12,7 @@
 // buffers, as SMPI's own replay does for blocking ones. Also registered: SimGrid's tracer's
 // one-sided actions (Win_lock, ...), which now stop the replay with one clear line instead of
 // "action Win_lock is unknown".
-#include "mpi_calls.hpp"
+#include "core_parts.hpp"
 
 #include <smpi/mpi.h>
 #include <xbt/config.hpp>
@@ -195,7 +195,7 @@ void wait(Action& a)
 
 } // namespace
 
-namespace haec::suite {
+namespace haec::core::parts {
 
 void register_extra_replay_actions()
 {
@@ -229,4 +229,12 @@ void register_extra_replay_actions()
   }
 }
 
-} // namespace haec::suite
+size_t unfinished_collectives()
+{
+  size_t n = 0;
+  for (auto const& [pid, requests] : pending())
+    n += requests.size();
+  return n;
+}
+
+} // namespace haec::core::parts

@@ -346,15 +346,18 @@ void add_calibrate_command(CLI::App& app)
   auto* p = cmd->add_subcommand("power", "Fit host power profiles (idle, one core, all cores per pstate) from "
                                          "wattmeter logs; reads RAPL where the machine exposes it");
   p->add_option("manifest", pw->manifest, "MANIFEST.csv: pstate,load,file (load idle, one or all)");
-  p->add_option("--cores", pw->cores, "Cores of the measured host");
+  auto* cores = p->add_option("--cores", pw->cores, "Cores of the measured host");
   p->add_option("-o,--out", pw->out, "Directory receiving host_properties.xml, levels.csv, power.png")
       ->capture_default_str();
   p->add_option("--sysfs-root", pw->sysfs_root, "Where to look for sys/class/powercap")->capture_default_str();
   p->add_option("--rapl-log", pw->rapl_log, "Log RAPL power (time,watts) to this file for --seconds");
   p->add_option("--seconds", pw->seconds, "Length of the RAPL log");
   p->add_flag("--no-plot", pw->no_plot, "Skip power.png");
-  p->callback([pw] {
-    if (!pw->manifest.empty() && pw->cores == 0)
+  p->callback([pw, cores] {
+    if (cores->count() > 0 && pw->cores <= 0)
+      throw InputError("--cores " + std::to_string(pw->cores), "is not a positive core count",
+                       "give the host's core count, e.g. --cores 12");
+    if (!pw->manifest.empty() && cores->count() == 0)
       throw InputError("haec calibrate power", "--cores is required with a manifest", "give the host's core count");
     run_power(*pw);
   });

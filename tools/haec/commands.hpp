@@ -13,5 +13,6 @@ void add_map_command(CLI::App& app);
 void add_compile_commands(CLI::App& app); // cc, cxx, f77
 void add_trace_command(CLI::App& app);    // trace record|import|export|check
 void add_calibrate_command(CLI::App& app); // calibrate net|power (calibration/README.md)
+void add_settings_command(CLI::App& app);  // the haec settings table
 
 } // namespace haec::cli

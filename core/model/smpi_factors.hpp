@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace haec::link {
+namespace haec::core {
 
 class SmpiFactorTable {
 public:
@@ -22,4 +22,4 @@ private:
   std::vector<Step> steps_; // sorted by threshold
 };
 
-} // namespace haec::link
+} // namespace haec::core

@@ -1,9 +1,9 @@
-#include "call_sites.hpp"
+#include "site_table.hpp"
 
 #include <cctype>
 #include <cstdio>
 
-namespace haec::suite {
+namespace haec::core {
 
 std::string object_name(const std::string& path, long pid)
 {
@@ -51,4 +51,4 @@ uint32_t SiteTable::region(uint32_t from, uint32_t to)
   return it->second;
 }
 
-} // namespace haec::suite
+} // namespace haec::core

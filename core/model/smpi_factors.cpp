@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace haec::link {
+namespace haec::core {
 
 SmpiFactorTable::SmpiFactorTable(const std::string& text, const std::string& what)
 {
@@ -38,4 +38,4 @@ double SmpiFactorTable::lookup(double size) const
   return current;
 }
 
-} // namespace haec::link
+} // namespace haec::core

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace haec::suite {
+namespace haec::core {
 
 // The base name of the object a call site lies in, with SMPI's per-rank copy suffix removed:
 // "/tmp/lu_like_4242_7.so" -> "lu_like" when `pid` is 4242 (smpi_global.cpp names the copies
@@ -45,4 +45,4 @@ private:
   std::unordered_map<uint64_t, uint32_t> region_ids_; // (from << 32 | to) -> id
 };
 
-} // namespace haec::suite
+} // namespace haec::core

@@ -1,0 +1,155 @@
+#include "run_description.hpp"
+#include "atomic_file.hpp"
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+
+namespace haec::core {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A matrix of `ranks` ranks holding `source`'s cells (smaller matrices are padded with zeros).
+mapping::CommMatrix padded(const mapping::CommMatrix& source, int ranks)
+{
+  mapping::CommMatrix m;
+  m.ranks = ranks;
+  m.messages.assign(static_cast<size_t>(ranks) * ranks, 0);
+  m.bytes.assign(m.messages.size(), 0);
+  for (int s = 0; s < source.ranks && s < ranks; ++s)
+    for (int d = 0; d < source.ranks && d < ranks; ++d) {
+      m.messages[static_cast<size_t>(s) * ranks + d] = source.msgs(s, d);
+      m.bytes[static_cast<size_t>(s) * ranks + d]    = source.bytes[static_cast<size_t>(s) * source.ranks + d];
+    }
+  return m;
+}
+
+mapping::CommMatrix matrix_of(const RunRecord::PairCounts& traffic, int ranks)
+{
+  mapping::CommMatrix m;
+  m.ranks = ranks;
+  m.messages.assign(static_cast<size_t>(ranks) * ranks, 0);
+  m.bytes.assign(m.messages.size(), 0);
+  for (auto const& [pair, cell] : traffic)
+    if (pair.first >= 0 && pair.first < ranks && pair.second >= 0 && pair.second < ranks) {
+      m.messages[static_cast<size_t>(pair.first) * ranks + pair.second] = cell.first;
+      m.bytes[static_cast<size_t>(pair.first) * ranks + pair.second]    = cell.second;
+    }
+  return m;
+}
+
+} // namespace
+
+std::string to_json_text(const RunDescription& d)
+{
+  json j;
+  j["platform"] = d.platform;
+  j["ranks"]    = d.ranks;
+  j["mode"]     = d.mode;
+  if (!d.program.empty())
+    j["program"] = d.program;
+  if (!d.trace.empty())
+    j["trace"] = d.trace;
+  j["strategy"] = d.strategy;
+  if (d.seed)
+    j["seed"] = *d.seed;
+  if (!d.traffic.empty())
+    j["traffic"] = d.traffic;
+  j["placement"] = d.placement;
+  json coords    = json::array();
+  for (auto const& [node, c] : d.coords)
+    coords.push_back({node, c[0], c[1], c[2]});
+  j["coords"] = coords;
+  return j.dump() + "\n";
+}
+
+RunDescription read_run_description(const std::string& path)
+{
+  const auto j = json::parse(read_file(path, "haec/run"), nullptr, false);
+  const std::string fix = "haec run writes this file; run through haec run or drop --cfg=haec/run";
+  if (j.is_discarded() || !j.is_object())
+    throw InputError(path, "is not a run description (JSON object)", fix);
+  try {
+    RunDescription d;
+    d.platform  = j.at("platform").get<std::string>();
+    d.ranks     = j.at("ranks").get<int>();
+    d.mode      = j.at("mode").get<std::string>();
+    d.program   = j.value("program", "");
+    d.trace     = j.value("trace", "");
+    d.strategy  = j.at("strategy").get<std::string>();
+    if (j.contains("seed"))
+      d.seed = j.at("seed").get<uint64_t>();
+    d.traffic   = j.value("traffic", "");
+    d.placement = j.at("placement").get<std::vector<int>>();
+    for (auto const& c : j.at("coords"))
+      d.coords[c.at(0).get<int>()] = {c.at(1).get<int>(), c.at(2).get<int>(), c.at(3).get<int>()};
+    if (d.ranks <= 0 || static_cast<int>(d.placement.size()) != d.ranks)
+      throw InputError(path, "places " + std::to_string(d.placement.size()) + " ranks of " + std::to_string(d.ranks),
+                       fix);
+    for (int node : d.placement)
+      if (!d.coords.count(node))
+        throw InputError(path, "node " + std::to_string(node) + " has no coordinates", fix);
+    return d;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, std::string("is not a run description (") + e.what() + ")", fix);
+  }
+}
+
+std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const RunRecord& record,
+                                                  bool messages_observed)
+{
+  if (!d.traffic.empty()) {
+    const std::string head = read_file(d.traffic, "--traffic").substr(0, 17);
+    mapping::CommMatrix m = head == "src_rank,dst_rank" ? mapping::read_traffic_matrix(d.traffic)
+                                                        : mapping::read_ti_trace(d.traffic);
+    if (m.ranks > d.ranks)
+      return std::nullopt;
+    return padded(m, d.ranks);
+  }
+  if (!messages_observed)
+    return std::nullopt;
+  return matrix_of(record.traffic(), d.ranks);
+}
+
+mapping::Metrics mapping_metrics(const RunDescription& d, const mapping::CommMatrix& matrix,
+                                 const std::function<int(int, int)>& hops)
+{
+  auto manhattan = [&d](int a, int b) {
+    const auto& ca = d.coords.at(a);
+    const auto& cb = d.coords.at(b);
+    return std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2]);
+  };
+  return mapping::compute_metrics(matrix, d.placement, hops ? hops : std::function<int(int, int)>(manhattan));
+}
+
+void add_run_description(Results& results, const RunDescription& d, const std::optional<mapping::Metrics>& metrics)
+{
+  results.add_summary("platform", json(d.platform).dump());
+  results.add_summary("ranks", std::to_string(d.ranks));
+  results.add_summary("mode", json(d.mode).dump());
+  if (d.mode == "replay")
+    results.add_summary("trace", json(d.trace).dump());
+  else
+    results.add_summary("program", json(d.program).dump());
+  json m;
+  m["strategy"] = d.strategy;
+  if (d.seed)
+    m["seed"] = *d.seed;
+  if (metrics) {
+    json k;
+    k["ieplc"]      = metrics->ieplc;
+    k["ianlc"]      = metrics->ianlc;
+    k["ienlc"]      = metrics->ienlc;
+    k["ienlc_avg"]  = json::parse(units::exact(metrics->ienlc_avg)); // 48, not 48.0, as before
+    k["ienlc_min"]  = metrics->ienlc_min;
+    k["ienlc_max"]  = metrics->ienlc_max;
+    k["total_hops"] = metrics->total_hops;
+    m["metrics"]    = k;
+  }
+  results.add_summary("mapping", m.dump());
+}
+
+} // namespace haec::core
