@@ -37,10 +37,13 @@ std::string describe(const Table& table, const Need& need, Source source)
   std::string head = source == Source::Cli && !s.option.empty() ? s.option
                      : source == Source::Cli                     ? "--cfg " + s.key
                                                                  : "--cfg=" + s.key;
-  if (need.values.empty())
-    return head;
+  if (need.values.empty()) // a switch ("no" by default) is turned on with yes
+    return s.default_value == "no" && head.rfind("--cfg", 0) == 0 ? head + ":yes" : head;
   const char sep = source == Source::Cli && !s.option.empty() ? ' ' : ':';
-  return head + sep + joined(need.values, "|");
+  std::string values;
+  for (auto const& v : need.values)
+    values += (values.empty() ? "" : "|") + v;
+  return head + sep + values;
 }
 
 } // namespace

@@ -14,7 +14,8 @@ std::string needs_text(const settings::Setting& s)
   for (auto const& n : s.needs) {
     text += (text.empty() ? "" : " or ") + n.key;
     if (!n.values.empty())
-      text += ":" + settings::joined(n.values, "|");
+      for (size_t i = 0; i < n.values.size(); ++i)
+        text += (i == 0 ? ":" : "|") + n.values[i];
   }
   if (!s.host_property.empty())
     text += (text.empty() ? "" : " or ") + ("a host property " + s.host_property);
