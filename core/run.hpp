@@ -29,6 +29,9 @@ void register_plugin(const char* name, int order, std::function<void()> start);
 // Every --cfg=haec/... value of this run (core/model/core_settings.hpp), validated before any
 // plugin starts.
 const settings::Values& settings();
+// A plugin's configuration from the run's settings (its model's *_config function, the one the
+// CLI calls too); a value it refuses ends the run as a rejected setting (exit 2).
+template <class Config> Config configure(Config (*make)(const settings::Values&));
 // Bytes SMPI adds to every message on the network (haec/link/smpi-envelope).
 int smpi_envelope();
 // True when the run writes results (haec/out given).
@@ -72,5 +75,14 @@ void add_results_writer(std::function<void(Results& results)> writer);
 [[noreturn]] void reject_setting(const std::string& message);
 // The simulation cannot go on or its results are wrong: "haec: <message>" and exit 3.
 [[noreturn]] void fail_run(const std::string& message);
+
+template <class Config> Config configure(Config (*make)(const settings::Values&))
+{
+  try {
+    return make(settings());
+  } catch (const std::exception& e) {
+    reject_setting(e.what());
+  }
+}
 
 } // namespace haec::core

@@ -1,9 +1,9 @@
 #include "checks.hpp"
-#include "text.hpp"
+#include "csv.hpp"
 #include "units.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace haec::core {
 namespace {
@@ -84,43 +84,30 @@ Check receives_match_sends(const PairCounts& sent, const PairCounts& received)
                           std::to_string(sent.size()) + " rank pairs: each sent message has its receive");
 }
 
-Check traffic_matrix_total(const std::string& csv, uint64_t app_messages)
+Check traffic_matrix_total(const std::string& table, uint64_t app_messages)
 {
   const std::string name = "traffic_matrix_total";
-  uint64_t total = 0;
-  std::istringstream in(csv);
-  std::string line;
-  std::getline(in, line); // header
-  while (std::getline(in, line)) {
-    auto f = text::split(line, ',');
-    if (f.size() == 4)
-      total += std::stoull(f[2]);
-  }
+  uint64_t total         = 0;
+  csv::for_each_row(table, "traffic_matrix.csv", "src_rank,dst_rank,messages,bytes", 4,
+                    [&](const std::vector<std::string>& c, const std::string&) { total += std::stoull(c[2]); });
   if (total != app_messages)
     return failed(name, "traffic_matrix.csv holds " + std::to_string(total) + " messages, app_messages is " +
                             std::to_string(app_messages));
   return passed(name, "traffic_matrix.csv holds " + std::to_string(total) + " messages = app_messages");
 }
 
-Check column_sum(const std::string& name, const std::string& csv, const std::string& column, double total,
+Check column_sum(const std::string& name, const std::string& table, const std::string& column, double total,
                  const std::string& what)
 {
-  std::istringstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  const auto header = text::split(line, ',');
-  size_t col        = 0;
-  while (col < header.size() && header[col] != column)
-    ++col;
-  double sum = 0;
-  size_t rows = 0;
-  while (std::getline(in, line)) {
-    auto f = text::split(line, ',');
-    if (col < f.size()) {
-      sum += std::stod(f[col]);
+  const auto header = csv::cells(table.substr(0, table.find('\n')));
+  const size_t col  = static_cast<size_t>(std::find(header.begin(), header.end(), column) - header.begin());
+  double sum        = 0;
+  size_t rows       = 0;
+  if (col < header.size())
+    csv::for_each_row(table, what, header.front(), col + 1, [&](const std::vector<std::string>& c, const std::string&) {
+      sum += std::stod(c[col]);
       ++rows;
-    }
-  }
+    });
   const std::string figures = what + " " + units::exact(total) + ", sum of " + std::to_string(rows) + " " + column +
                               " rows " + units::exact(sum);
   if (col == header.size() || !(std::abs(sum - total) <= 1e-12 * std::max(std::abs(total), 1e-300)))

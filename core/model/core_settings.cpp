@@ -19,6 +19,15 @@ Setting reserved(const char* key, const char* description, const char* fallback,
   return s;
 }
 
+// A switch for an extra result file: needs haec/out.
+Setting output_switch(const char* key, const char* description, const char* option)
+{
+  Setting s = reserved(key, description, "no", option);
+  s.check   = settings::check_bool;
+  s.needs   = {Need{"haec/out", {}}};
+  return s;
+}
+
 void check_iterations(const std::string& value, const std::string& what)
 {
   iterations::parse_iteration_mode(value, what);
@@ -28,16 +37,6 @@ void check_iterations(const std::string& value, const std::string& what)
 
 std::vector<Setting> core_settings_rows()
 {
-  Setting messages = reserved("haec/messages", "Also write messages.csv, one line per network transfer", "no",
-                              "--messages");
-  messages.check = settings::check_bool;
-  messages.needs = {Need{"haec/out", {}}};
-  Setting events   = reserved("haec/events",
-                              "Write events.csv: every MPI call's entry and exit per rank, with simulated times (PMPI "
-                              "layer or trace replay; for OTF2 export)",
-                              "no", "--events");
-  events.check = settings::check_bool;
-  events.needs = {Need{"haec/out", {}}};
   Setting iterations = reserved("haec/iterations",
                                 "Iteration boundaries: auto (repeating call sites), marker (MPI_Iteration_in), "
                                 "site:SITE (each call of that call site), every:K:MPI_Function (every K-th call of it)",
@@ -50,8 +49,11 @@ std::vector<Setting> core_settings_rows()
                          "", "");
   run.needs = {Need{"haec/out", {}}};
   return {reserved("haec/out", "Directory receiving summary.json and the CSV tables (empty: none)", "", "--out"),
-          messages,
-          events,
+          output_switch("haec/messages", "Also write messages.csv, one line per network transfer", "--messages"),
+          output_switch("haec/events",
+                        "Write events.csv: every MPI call's entry and exit per rank, with simulated times (PMPI layer "
+                        "or trace replay; for OTF2 export)",
+                        "--events"),
           reserved("haec/platform",
                    "Platform description (platform.json from `haec platform`) built when -platform is this library",
                    "", "--platform"),

@@ -18,11 +18,18 @@ struct Need {
 };
 
 struct Setting {
+  using Check = std::function<void(const std::string& value, const std::string& what)>;
+  Setting(std::string k, std::string d, std::string fallback, Check c = {}, std::vector<Need> n = {})
+      : key(std::move(k)), description(std::move(d)), default_value(std::move(fallback)), check(std::move(c))
+      , needs(std::move(n))
+  {
+  }
+
   std::string key;
   std::string description;
   std::string default_value;
   // Checks one value alone (range, syntax); throws haec::InputError naming `what`. May be empty.
-  std::function<void(const std::string& value, const std::string& what)> check;
+  Check check;
   std::vector<Need> needs; // empty: always has an effect
   std::string option;      // the `haec run` option that sets it ("--every"), "" when only --cfg does
   bool reserved = false;   // haec run sets it from `option` and refuses it as --cfg

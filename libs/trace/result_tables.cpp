@@ -1,6 +1,7 @@
 // Result files to event streams: see result_tables.hpp.
 #include "result_tables.hpp"
 
+#include "csv.hpp"
 #include "input_error.hpp"
 
 #include <algorithm>
@@ -8,27 +9,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <sstream>
 
 namespace haec::trace {
 namespace {
-
-std::vector<std::string> cells(const std::string& line)
-{
-  std::vector<std::string> c;
-  std::string cur;
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"')
-      quoted = !quoted;
-    else if (ch == ',' && !quoted)
-      c.push_back(cur), cur.clear();
-    else if (ch != '\r')
-      cur += ch;
-  }
-  c.push_back(cur);
-  return c;
-}
 
 double number(const std::string& s, const std::string& at, const char* what)
 {
@@ -38,36 +21,6 @@ double number(const std::string& s, const std::string& at, const char* what)
   if (s.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
     throw InputError(at, std::string(what) + " '" + s + "' is not a number", "the file is corrupt");
   return v;
-}
-
-// Rows of a CSV with the expected header prefix; calls row(cells, "file:line").
-template <class F> void rows(const std::string& text, const std::string& file, const std::string& header, size_t min, F row)
-{
-  std::istringstream in(text);
-  std::string line;
-  size_t lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    const std::string at = file + ":" + std::to_string(lineno);
-    if (in.eof() && !text.empty() && text.back() != '\n')
-      throw InputError(at, "last line has no end of line", "the file is truncated");
-    if (lineno == 1) {
-      if (line.rfind(header, 0) != 0)
-        throw InputError(at, "header is not '" + header + "...'", "give the file haec run wrote");
-      continue;
-    }
-    if (line.empty())
-      continue;
-    auto c = cells(line);
-    if (c.size() < min)
-      throw InputError(at, "expected " + std::to_string(min) + " columns, got " + std::to_string(c.size()),
-                       "the file is truncated or corrupt");
-    row(c, at);
-  }
-  if (lineno == 0)
-    throw InputError(file, "is empty", "give the file haec run wrote");
-  if (text.back() != '\n') // haec run ends every row; a cut file does not
-    throw InputError(file + ":" + std::to_string(lineno), "last line has no end of line", "the file is truncated");
 }
 
 // events.csv: each rank's MPI calls as Enter/Leave events, regions named by their function.
@@ -142,7 +95,7 @@ std::vector<std::vector<RunEvent>> read_messages(RunTrace& t, const std::string&
   std::vector<std::vector<RunEvent>> msgs(static_cast<size_t>(t.ranks));
   if (messages.empty())
     return msgs;
-  rows(messages, file, "src_rank,dst_rank", 8, [&](const std::vector<std::string>& c, const std::string& at) {
+  csv::for_each_row(messages, file, "src_rank,dst_rank", 8, [&](const std::vector<std::string>& c, const std::string& at) {
     double src = number(c[0], at, "src_rank"), dst = number(c[1], at, "dst_rank");
     double bytes = number(c[4], at, "bytes"), start = number(c[6], at, "start"), end = number(c[7], at, "end");
     if (end < start || bytes < 0)
@@ -187,7 +140,7 @@ void merge_messages(RunTrace& t, std::vector<std::vector<RunEvent>>& msgs)
 void read_power(RunTrace& t, const std::string& power, const std::string& file)
 {
   std::map<std::string, size_t> host_id;
-  rows(power, file, "time,host,watts", 3, [&](const std::vector<std::string>& c, const std::string& at) {
+  csv::for_each_row(power, file, "time,host,watts", 3, [&](const std::vector<std::string>& c, const std::string& at) {
     double time = number(c[0], at, "time"), watts = number(c[2], at, "watts");
     auto it = host_id.find(c[1]);
     if (it == host_id.end()) {
@@ -210,7 +163,7 @@ RunTrace build_run_trace(const std::string& events, const std::string& events_fi
 {
   RunTrace t;
   EventReader reader(t);
-  rows(events, events_file, "time,rank,event,site", 4,
+  csv::for_each_row(events, events_file, "time,rank,event,site", 4,
        [&](const std::vector<std::string>& c, const std::string& at) { reader.row(c, at); });
   reader.check_closed(events_file);
   auto msgs = read_messages(t, messages, messages_file, events_file);

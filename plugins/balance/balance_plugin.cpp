@@ -96,11 +96,7 @@ BalancePlugin& plugin()
 
 void BalancePlugin::start()
 {
-  try {
-    config_ = balance_config(core::settings());
-  } catch (const std::exception& e) {
-    core::reject_setting(e.what());
-  }
+  config_ = core::configure(balance_config);
   if (!config_.strategy)
     return;
   for (auto* h : sg4::Engine::get_instance()->get_all_hosts())

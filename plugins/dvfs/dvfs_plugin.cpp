@@ -127,11 +127,7 @@ DvfsPlugin& plugin()
 // the platform exists, never from host signals.
 void DvfsPlugin::start()
 {
-  try {
-    config_ = dvfs_config(core::settings());
-  } catch (const std::exception& e) {
-    core::reject_setting(e.what());
-  }
+  config_ = core::configure(dvfs_config);
   for (auto* h : sg4::Engine::get_instance()->get_all_hosts()) {
     if (dynamic_cast<sg4::VirtualMachine*>(h))
       continue;

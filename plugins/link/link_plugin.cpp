@@ -59,13 +59,9 @@ std::string params_json(const DorPncModel& m, const LinkConfig& c)
 
 void LinkPlugin::start()
 {
-  try {
-    config_ = link_config(core::settings());
-    if (config_.resilient)
-      resilient_.emplace(*config_.resilient);
-  } catch (const std::exception& e) {
-    core::reject_setting(e.what());
-  }
+  config_ = core::configure(link_config);
+  if (config_.resilient)
+    resilient_.emplace(*config_.resilient);
   core::add_results_writer([this](core::Results& r) {
     r.add_summary("link_model", "\"" + config_.model + "\"");
     if (config_.dor_pnc)

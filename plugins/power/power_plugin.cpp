@@ -151,11 +151,7 @@ std::vector<sg4::Host*> ordered_hosts()
 
 void PowerPlugin::start()
 {
-  try {
-    config_ = power_config(core::settings());
-  } catch (const std::exception& e) {
-    core::reject_setting(e.what());
-  }
+  config_ = core::configure(power_config);
   if (!config_.enabled)
     return;
   polling_share_ = config_.polling ? *config_.polling : simgrid::config::get_value<double>("smpi/iprobe-cpu-usage");

@@ -40,9 +40,11 @@ TEST(SettingsTable, KeysAreUniqueAndDescribed)
 TEST(SettingsTable, DefaultsPassTheirOwnChecks)
 {
   settings::Values v(core::settings_table(), settings::Source::Suite);
-  for (auto const& s : core::settings_table().rows())
-    if (s.check && !s.default_value.empty())
+  for (auto const& s : core::settings_table().rows()) {
+    if (s.check && !s.default_value.empty()) {
       EXPECT_NO_THROW(s.check(s.default_value, s.key)) << s.key;
+    }
+  }
   EXPECT_EQ(error_of(v), "");
 }
 

@@ -3,7 +3,7 @@
 // and by the adapter at platform creation. Pure C++.
 #pragma once
 #include "settings.hpp"
-#include "strategies.hpp"
+#include "balance_strategies.hpp"
 
 #include <memory>
 #include <set>

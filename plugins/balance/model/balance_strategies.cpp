@@ -1,4 +1,4 @@
-#include "strategies.hpp"
+#include "balance_strategies.hpp"
 #include "input_error.hpp"
 
 #include <algorithm>
