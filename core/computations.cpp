@@ -14,10 +14,12 @@ namespace sg4 = simgrid::s4u;
 namespace haec::core::parts {
 namespace {
 
+// Every computation reaches it: a global, not a function-local static.
+std::unordered_set<const sg4::Activity*> started_set;
+
 std::unordered_set<const sg4::Activity*>& started()
 {
-  static std::unordered_set<const sg4::Activity*> set;
-  return set;
+  return started_set;
 }
 
 void on_start(const sg4::Exec& exec)

@@ -93,6 +93,11 @@ struct Bus {
   Channel<RankMigrated> rank_migrated;
 };
 
-Bus& bus();
+// The run's bus (run_context.cpp): a global, since every MPI call and transfer reaches it.
+extern Bus the_bus;
+inline Bus& bus()
+{
+  return the_bus;
+}
 
 } // namespace haec::core

@@ -87,9 +87,25 @@ size_t identifying_fields(const std::string& action)
 }
 
 // The application's messages, from the replayed actions (the trace was checked before the run).
+// What an action is, for the messages, is decided once when it is registered.
+enum class Counted { No, Init, Send, Recv, SendRecv };
+
+Counted counted_kind(const std::string& action)
+{
+  if (!recording())
+    return Counted::No;
+  if (action == "init")
+    return Counted::Init;
+  if (sends(action))
+    return Counted::Send;
+  if (receives(action))
+    return Counted::Recv;
+  return action == "sendRecv" ? Counted::SendRecv : Counted::No;
+}
+
 class Messages {
 public:
-  void on_action(const simgrid::xbt::ReplayAction& a);
+  void on_action(Counted kind, const simgrid::xbt::ReplayAction& a);
 
 private:
   uint64_t bytes(const simgrid::xbt::ReplayAction& a, size_t count, size_t type) const;
@@ -116,22 +132,30 @@ uint64_t Messages::bytes(const simgrid::xbt::ReplayAction& a, size_t count, size
   return n > 0 ? static_cast<uint64_t>(n) * static_cast<uint64_t>(size) : 0;
 }
 
-void Messages::on_action(const simgrid::xbt::ReplayAction& a)
+void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
 {
-  if (a.size() < 2)
-    return;
-  rank_                    = std::atoi(a[0].c_str());
-  const std::string& name  = a[1];
-  RunRecord& record        = run_record();
-  if (name == "init") {
-    default_size_[rank_] = a.size() > 2 ? 8 : 1;
-  } else if (sends(name) && a.size() > 4) {
-    record.add_logical_message(rank_, std::atoi(a[2].c_str()), bytes(a, 4, 5));
-  } else if (receives(name) && a.size() > 4) {
-    record.add_logical_receive(std::atoi(a[2].c_str()), rank_, bytes(a, 4, 5));
-  } else if (name == "sendRecv" && a.size() > 5) {
-    record.add_logical_message(rank_, std::atoi(a[3].c_str()), bytes(a, 2, 6));
-    record.add_logical_receive(std::atoi(a[5].c_str()), rank_, bytes(a, 4, 7));
+  rank_             = std::atoi(a[0].c_str());
+  RunRecord& record = run_record();
+  switch (kind) {
+    case Counted::Init:
+      default_size_[rank_] = a.size() > 2 ? 8 : 1;
+      break;
+    case Counted::Send:
+      if (a.size() > 4)
+        record.add_logical_message(rank_, std::atoi(a[2].c_str()), bytes(a, 4, 5));
+      break;
+    case Counted::Recv:
+      if (a.size() > 4)
+        record.add_logical_receive(std::atoi(a[2].c_str()), rank_, bytes(a, 4, 5));
+      break;
+    case Counted::SendRecv:
+      if (a.size() > 5) {
+        record.add_logical_message(rank_, std::atoi(a[3].c_str()), bytes(a, 2, 6));
+        record.add_logical_receive(std::atoi(a[5].c_str()), rank_, bytes(a, 4, 7));
+      }
+      break;
+    case Counted::No:
+      break;
   }
 }
 
@@ -141,14 +165,14 @@ void register_wrapped(const char* action_name, const action_fun& function)
   const std::string base   = function_name(action) + "@trace";
   const size_t fields      = identifying_fields(action);
   const bool polling       = action == "test";
-  const bool counted       = recording();
+  const Counted counted    = counted_kind(action);
   real_register()(action_name, [function, base, fields, polling, counted](simgrid::xbt::ReplayAction& a) {
     std::string site = base;
     for (size_t i = 2; i < 2 + fields && i < a.size(); ++i)
       site += ":" + a[i];
     enter_named_site(site);
-    if (counted)
-      messages().on_action(a);
+    if (counted != Counted::No)
+      messages().on_action(counted, a);
     const long pid = simgrid::s4u::this_actor::get_pid();
     if (polling)
       bus().polling.publish(Polling{pid, true});

@@ -20,6 +20,10 @@
 namespace sg4 = simgrid::s4u;
 
 namespace haec::core {
+
+// Defined before this file's static registration, which subscribes to it.
+Bus the_bus;
+
 namespace {
 
 struct Plugin {
@@ -142,12 +146,6 @@ struct Registration {
 } registration;
 
 } // namespace
-
-Bus& bus()
-{
-  static Bus b;
-  return b;
-}
 
 void register_plugin(const char* name, int order, std::function<void()> start)
 {
