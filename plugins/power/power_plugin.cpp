@@ -154,6 +154,13 @@ void PowerPlugin::start()
   config_ = core::configure(power_config);
   if (!config_.enabled)
     return;
+  if (config_.workloads) // the ranks a workload file names must exist (smpirun's -np)
+    if (const int ranks = simgrid::config::get_value<int>("smpi/np"); ranks > 0 && config_.workloads->max_rank() >= ranks)
+      core::reject_setting(InputError(config_.workloads->file(),
+                                      "names rank " + std::to_string(config_.workloads->max_rank()) +
+                                          " but the highest rank is " + std::to_string(ranks - 1),
+                                      "use ranks below -np")
+                               .what());
   polling_share_ = config_.polling ? *config_.polling : simgrid::config::get_value<double>("smpi/iprobe-cpu-usage");
   envelope_      = core::smpi_envelope();
   crosstraffic_  = simgrid::config::get_value<bool>("network/crosstraffic");

@@ -8,6 +8,7 @@
 #include "install_paths.hpp"
 #include "placement.hpp"
 #include "platform_source.hpp"
+#include "power_settings.hpp"
 #include "process.hpp"
 #include "run_description.hpp"
 #include "run_options.hpp"
@@ -101,7 +102,12 @@ Plan prepare(RunOptions& o)
   Plan p;
   resolve_inputs(o, p);
   p.platform = resolve_platform(o.platform);
-  run_settings(o, p.platform.host_properties);
+  const settings::Values values = run_settings(o, p.platform.host_properties);
+  if (auto const& w = power::power_config(values).workloads; w && w->max_rank() >= o.place.ranks)
+    throw InputError("--workloads " + o.workloads,
+                     "names rank " + std::to_string(w->max_rank()) + " but the highest rank is " +
+                         std::to_string(o.place.ranks - 1),
+                     "use ranks below -np");
   check_simgrid_settings(simgrid_settings(o));
   p.placement = place_ranks(p.platform, o.place);
   if (!p.trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
