@@ -409,7 +409,7 @@ void add_run_command(CLI::App& app)
                   "Platform: haec-box:XxYxZ, mesh:AxBxC, torus:AxBxC, cluster:N (with ,key=value options, see "
                   "`haec platform --help`), a platform.json or a SimGrid XML file")
       ->capture_default_str();
-  run->add_option("--map", opt->place.strategy, "Rank placement strategy: xyz, block-xyz, random, min-md")
+  run->add_option("--map", opt->place.strategy, "Rank placement strategy: " + mapping::strategy_list())
       ->capture_default_str();
   run->add_option("--hostfile", opt->place.hostfile, "SMPI hostfile to use instead of a strategy (host or host:count per line)");
   run->add_option("--mapping-file", opt->place.mapping_file, "HAEC-SIM mapping file to use instead of a strategy");
