@@ -3,11 +3,14 @@
 //     consecutive ranks along each order), min-md, MapLib's aware strategies and Scotch; those that
 //     decline (size limits) are skipped. To stay within seconds at thousands of ranks, Bokhari
 //     joins only up to kMaxBokhariRanks ranks, FHgreedy and PaCMap up to kMaxSlowRanks.
-//  2. The start of least hop-bytes wins (ties: least link-model cost, then the order above).
-//  3. Local search (refine.hpp) lowers hop-bytes by exchanges and moves within the node capacity,
-//     and at equal hop-bytes the link-model cost of the actual messages: the DOR time of each
-//     pair's mean message over its route's optical/wireless/... hops with their latency, bandwidth
-//     and loss (objective time), or the link energy (objective energy).
+//  2. The starts are ranked by hop-bytes, then link-model cost (ties: the order above).
+//  3. Local search (refine.hpp) from each of the kRefinedStarts best: exchanges and moves within
+//     the node capacity that lower hop-bytes, and at equal hop-bytes the link-model cost of the
+//     actual messages: the DOR time of each pair's mean message over its route's optical/wireless
+//     hops with their latency, bandwidth and loss (objective time), or the link energy (energy).
+//  4. Iterated local search from the best: kKickRounds rounds of a few random exchanges near
+//     partners (SplitMix64 seeded with --seed) and refinement, kept when better; all of 3 and 4
+//     within kBudget exchange/move evaluations (deterministic: no clock).
 // So auto never has more hop-bytes than any start it ran. On SimGrid XML platforms (no link
 // classes) only hop-bytes count.
 #include "dispatch.hpp"
@@ -15,15 +18,20 @@
 #include "input_error.hpp"
 #include "link_cost.hpp"
 #include "mapping_detail.hpp"
+#include "prng.hpp"
 #include "refine.hpp"
 #include "scotch_mapper.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace haec::mapping {
 namespace {
 
 constexpr int kMaxBokhariRanks = 1024;
+constexpr size_t kRefinedStarts = 3;            // the best starts that are refined
+constexpr int kKickRounds       = 40;           // rounds of the iterated local search
+constexpr uint64_t kBudget      = 40'000'000;   // exchange/move evaluations in all
 constexpr int kMaxSlowRanks    = 2048;
 
 struct Candidate {
@@ -75,6 +83,44 @@ std::vector<Candidate> starts(const Request& req, const detail::CommGraph& g, co
   return out;
 }
 
+// The best mapping found so far and the evaluations spent on finding it.
+struct Search {
+  const Refiner& refiner;
+  std::vector<int> best;
+  Score best_score;
+  uint64_t spent = 0;
+  int passes     = 0;
+
+  // Refines `a` with what is left of the budget; true when it becomes the best.
+  bool refine(std::vector<int> a)
+  {
+    const RefineStats stats = refiner.refine(a, kBudget - std::min(spent, kBudget));
+    spent += stats.evaluations;
+    passes += stats.passes;
+    const Score s = refiner.score(a);
+    if (!best.empty() && !(s < best_score))
+      return false;
+    best       = std::move(a);
+    best_score = s;
+    return true;
+  }
+
+  // Rounds of: max(2, ranks / 32) random exchanges near partners, then refinement; kept when
+  // better. Returns the rounds kept.
+  int kick(uint64_t seed, int ranks)
+  {
+    SplitMix64 rng(seed);
+    int kept = 0;
+    for (int round = 0; round < kKickRounds && spent < kBudget; ++round) {
+      std::vector<int> a = best;
+      for (int i = 0; i < std::max(2, ranks / 32); ++i)
+        refiner.perturb(a, static_cast<int>(rng.below(static_cast<uint64_t>(ranks))), rng.next());
+      kept += refine(std::move(a));
+    }
+    return kept;
+  }
+};
+
 } // namespace
 
 std::vector<int> map_auto(const Request& request, const Target& shared, AutoReport* report)
@@ -92,25 +138,26 @@ std::vector<int> map_auto(const Request& request, const Target& shared, AutoRepo
   const detail::CommGraph graph = detail::build_comm_graph(*req.matrix);
   const Refiner refiner(*req.matrix, graph, target, cost.get(), options);
 
-  auto candidates = starts(req, graph, target, report);
-  size_t best     = 0;
-  Score best_score = refiner.score(candidates[0].assignment);
-  for (size_t i = 1; i < candidates.size(); ++i)
-    if (Score s = refiner.score(candidates[i].assignment); s < best_score) {
-      best       = i;
-      best_score = s;
-    }
-  std::vector<int> a = candidates[best].assignment;
-  const RefineStats stats = refiner.refine(a);
+  const auto candidates = starts(req, graph, target, report);
+  std::vector<std::pair<Score, size_t>> ranked; // 2. the starts by score
+  for (size_t i = 0; i < candidates.size(); ++i)
+    ranked.emplace_back(refiner.score(candidates[i].assignment), i);
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+
+  Search search{refiner, {}, {}, 0, 0};
+  for (size_t k = 0; k < ranked.size() && k < kRefinedStarts; ++k) // 3. refine the best starts
+    if (search.refine(candidates[ranked[k].second].assignment) && report)
+      report->start = candidates[ranked[k].second].name;
+  const int kicks_kept = search.kick(req.seed, req.ranks); // 4. iterated local search
   if (report) {
-    report->start           = candidates[best].name;
-    report->start_hop_bytes = stats.hop_bytes_before;
-    report->hop_bytes       = stats.hop_bytes_after;
-    report->start_cost      = stats.cost_before;
-    report->cost            = stats.cost_after;
-    report->passes          = stats.passes;
+    report->start_hop_bytes = ranked[0].first.hop_bytes;
+    report->start_cost      = ranked[0].first.cost;
+    report->hop_bytes       = search.best_score.hop_bytes;
+    report->cost            = search.best_score.cost;
+    report->passes          = search.passes;
+    report->kicks_kept      = kicks_kept;
   }
-  return a;
+  return search.best;
 }
 
 } // namespace haec::mapping

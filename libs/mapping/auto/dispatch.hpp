@@ -18,7 +18,8 @@ struct AutoReport {
   std::vector<std::string> skipped;  // candidates that declined (size limits), with the reason
   uint64_t start_hop_bytes = 0, hop_bytes = 0;
   double start_cost = 0, cost = 0;   // link-model seconds or joules (0 without link classes)
-  int passes = 0;
+  int passes     = 0; // refinement passes in all
+  int kicks_kept = 0; // iterated-local-search rounds that improved the mapping
 };
 std::vector<int> map_auto(const Request& req, const Target& target, AutoReport* report = nullptr);
 

@@ -159,7 +159,7 @@ Score Refiner::score(const std::vector<int>& assignment) const
   return impl_->score(assignment);
 }
 
-RefineStats Refiner::refine(std::vector<int>& node) const
+RefineStats Refiner::refine(std::vector<int>& node, uint64_t budget) const
 {
   const Impl& r = *impl_;
   RefineStats stats;
@@ -173,10 +173,10 @@ RefineStats Refiner::refine(std::vector<int>& node) const
   std::vector<int> stamp(static_cast<size_t>(r.nodes), -1), candidates;
   int mark = 0;
   bool changed = true;
-  while (changed && stats.passes < r.options.max_passes && stats.evaluations < r.options.max_evaluations) {
+  while (changed && stats.passes < r.options.max_passes && stats.evaluations < budget) {
     changed = false;
     ++stats.passes;
-    for (int u = 0; u < r.ranks && stats.evaluations < r.options.max_evaluations; ++u) {
+    for (int u = 0; u < r.ranks && stats.evaluations < budget; ++u) {
       const int a = node[static_cast<size_t>(u)];
       candidate_nodes(r, node, u, stamp, mark++, candidates);
       Change best;
@@ -222,6 +222,38 @@ RefineStats Refiner::refine(std::vector<int>& node) const
   stats.hop_bytes_after = end.hop_bytes;
   stats.cost_after      = end.cost;
   return stats;
+}
+
+} // namespace haec::mapping
+
+namespace haec::mapping {
+
+int Refiner::ranks() const
+{
+  return impl_->ranks;
+}
+
+void Refiner::perturb(std::vector<int>& node, int u, uint64_t draw) const
+{
+  const Impl& r = *impl_;
+  std::vector<int> stamp(static_cast<size_t>(r.nodes), -1), candidates;
+  candidate_nodes(r, node, u, stamp, 0, candidates);
+  candidates.erase(std::remove(candidates.begin(), candidates.end(), node[static_cast<size_t>(u)]), candidates.end());
+  if (candidates.empty())
+    return;
+  const int q = candidates[draw % candidates.size()];
+  std::vector<int> there;
+  for (int v = 0; v < r.ranks; ++v)
+    if (node[static_cast<size_t>(v)] == q)
+      there.push_back(v);
+  const int a = node[static_cast<size_t>(u)];
+  if (static_cast<int>(there.size()) < r.capacity && (there.empty() || (draw >> 32) % 2 == 0)) {
+    node[static_cast<size_t>(u)] = q; // a free place
+    return;
+  }
+  const int v                  = there[(draw >> 33) % there.size()];
+  node[static_cast<size_t>(u)] = q;
+  node[static_cast<size_t>(v)] = a;
 }
 
 } // namespace haec::mapping

@@ -18,9 +18,8 @@ struct RefineStats {
 };
 
 struct RefineOptions {
-  AutoObjective objective   = AutoObjective::Time;
-  uint64_t max_evaluations  = 30'000'000; // exchange/move evaluations: bounds the run time
-  int max_passes            = 100;
+  AutoObjective objective = AutoObjective::Time;
+  int max_passes          = 100;
 };
 
 // The objectives of a mapping, as the refinement computes them (for choosing a start).
@@ -41,8 +40,13 @@ public:
           RefineOptions options);
   ~Refiner();
   Score score(const std::vector<int>& assignment) const;
-  // Improves `assignment` in place; every node keeps at most ceil(ranks / nodes) ranks.
-  RefineStats refine(std::vector<int>& assignment) const;
+  // Improves `assignment` in place within `budget` exchange/move evaluations (what bounds the run
+  // time); every node keeps at most ceil(ranks / nodes) ranks.
+  RefineStats refine(std::vector<int>& assignment, uint64_t budget) const;
+  // Exchanges rank u with a rank (or free place) on a node near u's heaviest partners, drawn from
+  // `draw` (a value in [0, 2^64)): the kick of an iterated local search.
+  void perturb(std::vector<int>& assignment, int u, uint64_t draw) const;
+  int ranks() const;
 
   struct Impl; // refine.cpp
 
