@@ -6,7 +6,8 @@
 //    Scotch's exact distance matrix, or "deco 2" through SCOTCH_archBuild2 when the matrix would
 //    cost more than kMaxDecoWork arc visits, e.g. a 16x16x16 HAEC box with full wireless);
 //  - strategy: SCOTCH_stratGraphMapBuild with SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE and a 1 %
-//    imbalance, one thread, deterministic, random seed = --seed;
+//    imbalance, one thread, deterministic, random seed = --seed (the global generator too, which
+//    builds the deco architectures);
 //  - capacity: Scotch balances loads only approximately; ranks beyond ceil(ranks / nodes) on a
 //    node move, highest rank first, to the nearest node with room (ties: lowest node).
 #include "scotch_mapper.hpp"
@@ -47,6 +48,19 @@ namespace haec::mapping {
 namespace {
 
 using detail::CommGraph;
+
+SCOTCH_Num scotch_seed(uint64_t seed)
+{
+  return static_cast<SCOTCH_Num>(seed % 2147483647ULL);
+}
+
+// Scotch's global generator drives the decomposition of deco architectures: reset it to the seed so
+// that a mapping does not depend on what Scotch computed before in the same process.
+void reset_global_random(uint64_t seed)
+{
+  SCOTCH_randomSeed(scotch_seed(seed));
+  SCOTCH_randomReset();
+}
 
 void check(int status, const std::string& step)
 {
@@ -168,7 +182,8 @@ public:
     SCOTCH_graphInit(&bound_);
     check(SCOTCH_contextOptionSetNum(&context_, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "setting Scotch deterministic");
     check(SCOTCH_contextRandomClone(&context_), "SCOTCH_contextRandomClone");
-    SCOTCH_contextRandomSeed(&context_, static_cast<SCOTCH_Num>(seed % 2147483647ULL));
+    SCOTCH_contextRandomSeed(&context_, scotch_seed(seed));
+    SCOTCH_contextRandomReset(&context_);
     check(SCOTCH_contextThreadSpawn(&context_, 1, nullptr), "SCOTCH_contextThreadSpawn");
     check(SCOTCH_contextBindGraph(&context_, graph, &bound_), "SCOTCH_contextBindGraph");
   }
@@ -219,6 +234,7 @@ void enforce_capacity(std::vector<int>& node, const Target& t)
 std::vector<int> scotch_distances(const Target& target, const std::vector<std::pair<int, int>>& pairs)
 {
   scotch_error.clear();
+  reset_global_random(1);
   Architecture arch(target);
   std::vector<int> out;
   for (auto [a, b] : pairs) {
@@ -238,6 +254,7 @@ std::vector<int> map_scotch(const CommMatrix& matrix, const Target& target, uint
 std::vector<int> map_scotch(const CommGraph& g, const Target& target, uint64_t seed)
 {
   scotch_error.clear();
+  reset_global_random(seed);
   ScotchGraph comm;
   fill_comm_graph(comm, g);
   check(SCOTCH_graphCheck(&comm.graph), "SCOTCH_graphCheck");

@@ -15,7 +15,8 @@ struct CommGraph;
 // cmplt for clusters (every pair of nodes two hops apart), and for the HAEC box and any other
 // platform a decomposition-defined architecture built from the graph of node pairs one hop apart
 // (so Scotch's distance is the hop count wherever hops are shortest paths, as DOR's are here).
-// Returns Scotch's distance between the terminals of nodes a and b, for tests.
+// Scotch's distance between the terminals of nodes a and b (SCOTCH_archDomTerm), for tests of the
+// built-in architectures (Scotch 7.0.3 numbers the terminals of a deco architecture otherwise).
 std::vector<int> scotch_distances(const Target& target, const std::vector<std::pair<int, int>>& pairs);
 
 // rank -> node. Throws InputError when Scotch fails or the platform's one-hop graph is not connected.
