@@ -30,11 +30,19 @@ std::vector<std::string> split_commas(const std::string& line)
   }
 }
 
-// The dense matrix of one file: n x n non-negative integers.
 std::vector<uint64_t> read_dense(const std::string& path, int& n)
 {
+  return detail::parse_dense_matrix(detail::read_text_file(path, "communication matrix"), path, n);
+}
+
+} // namespace
+
+namespace detail {
+
+std::vector<uint64_t> parse_dense_matrix(const std::string& text, const std::string& path, int& n)
+{
   using detail::where;
-  auto lines = detail::split_lines(detail::read_text_file(path, "communication matrix"));
+  auto lines = detail::split_lines(text);
   while (!lines.empty() && detail::trim(lines.back()).empty())
     lines.pop_back();
   if (lines.empty())
@@ -65,7 +73,7 @@ std::vector<uint64_t> read_dense(const std::string& path, int& n)
   return cells;
 }
 
-} // namespace
+} // namespace detail
 
 CommMatrix read_maplib_matrix(const std::string& path)
 {

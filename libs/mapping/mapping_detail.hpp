@@ -35,6 +35,10 @@ std::vector<int> map_pacmap(const CommGraph& g, const Target& target);
 // One of the seven above by name.
 std::vector<int> map_aware(Strategy s, const CommGraph& g, const Target& target, uint64_t seed);
 
+// A MapLib CSV matrix: n x n non-negative integers, comma-separated (maplib_matrix.cpp); throws
+// InputError "path:line" on a ragged, non-square or non-numeric matrix.
+std::vector<uint64_t> parse_dense_matrix(const std::string& text, const std::string& path, int& n);
+
 // Checks what every strategy needs (nodes, ranks, matrix of the right size, target); throws
 // InputError naming the strategy.
 void check_request(const Request& req, size_t nodes);

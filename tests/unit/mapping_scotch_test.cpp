@@ -4,6 +4,7 @@
 #include "mapping_metrics.hpp"
 #include "mapping_target_support.hpp"
 #include "mapping_test_support.hpp"
+#include "deco_architecture.hpp"
 #include "scotch_mapper.hpp"
 
 #include <gtest/gtest.h>
@@ -31,7 +32,7 @@ TEST(MappingScotch, BuiltInArchitecturesMeasureHopCounts)
 
 TEST(MappingScotch, DecompositionArchitectureFollowsTheHaecBox)
 {
-  // HAEC boxes use the decomposition-defined architecture of their one-hop graph (Scotch 7.0.3's
+  // HAEC boxes use the decomposition-defined architecture of their hop distances (Scotch 7.0.3's
   // SCOTCH_archDomTerm does not number deco terminals as documented, so this checks the mapping
   // instead). With mesh boards a 3x3x3 box has the hops of a 3x3x3 mesh, and Scotch puts a 3x3x3
   // stencil one hop apart everywhere, as on its built-in mesh3D: the terminals are our nodes.
@@ -70,13 +71,19 @@ TEST(MappingScotch, RespectsTheNodeCapacity)
   }
 }
 
-TEST(MappingScotch, DisconnectedOneHopGraphIsNotApplicable)
+TEST(MappingScotch, DecoTextOfATwoByTwoBoard)
 {
-  // Nodes whose coordinates leave gaps (an XML platform): no node pair is one hop apart.
-  std::vector<Node> nodes = {{"a", {0, 0, 0}}, {"b", {5, 0, 0}}, {"c", {0, 7, 0}}};
-  auto hops = [&](int a, int b) {
-    return std::abs(nodes[a].coords[0] - nodes[b].coords[0]) + std::abs(nodes[a].coords[1] - nodes[b].coords[1]);
-  };
+  // mesh:2x2x1: the nodes spread along x and y equally: cut across x (the first axis) into {0, 2}
+  // and {1, 3} (domains 2, 3), then across y: 0 -> 4, 2 -> 5, 1 -> 6, 3 -> 7.
+  auto mc = machine("mesh:2x2x1");
+  EXPECT_EQ(deco0_text(mc.target), "deco\n0\n4 7\n0 1 4\n1 1 6\n2 1 5\n3 1 7\n1\n1 2\n2 1 1\n");
+}
+
+TEST(MappingScotch, ZeroDistancesAreNotApplicable)
+{
+  // Two hosts with the same coordinates (an XML platform): 0 hops apart.
+  std::vector<Node> nodes = {{"a", {0, 0, 0}}, {"b", {0, 0, 0}}, {"c", {1, 0, 0}}};
+  auto hops = [&](int a, int b) { return std::abs(nodes[a].coords[0] - nodes[b].coords[0]); };
   const Target t = target_from_nodes(nodes, hops);
   CommMatrix m   = matrix(3);
   both(m, 0, 1, 1, 10);
@@ -84,6 +91,6 @@ TEST(MappingScotch, DisconnectedOneHopGraphIsNotApplicable)
     map_scotch(m, t, 1);
     FAIL() << "no exception";
   } catch (const haec::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("one hop apart do not connect"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("nodes a and b are 0 hops apart"), std::string::npos) << e.what();
   }
 }

@@ -1,17 +1,17 @@
 // Scotch strategy (scotch_mapper.hpp). Choices:
 //  - graph: the symmetric communication graph of aware.hpp (bytes, else messages), self traffic
 //    dropped, weights scaled into Scotch's 32-bit integers (sum <= 2^30, every edge >= 1);
-//  - architecture: mesh3D / torus3D / cmplt where Scotch has them; otherwise the one-hop graph of
-//    the nodes as a decomposition-defined architecture ("deco 1" through SCOTCH_archBuild0 with
-//    Scotch's exact distance matrix, or "deco 2" through SCOTCH_archBuild2 when the matrix would
-//    cost more than kMaxDecoWork arc visits, e.g. a 16x16x16 HAEC box with full wireless);
+//  - architecture: mesh3D / torus3D / cmplt where Scotch has them; otherwise a decomposition-
+//    defined architecture of the platform's hop distances ("deco 0" text, deco_architecture.hpp),
+//    loaded with SCOTCH_archLoad (Scotch's own SCOTCH_archBuild0 from the one-hop graph took 196 s
+//    of CPU for a 16x16x16 HAEC box with full wireless, whose one-hop graph has 2.1 million arcs);
 //  - strategy: SCOTCH_stratGraphMapBuild with SCOTCH_STRATQUALITY | SCOTCH_STRATBALANCE and a 1 %
-//    imbalance, one thread, deterministic, random seed = --seed (the global generator too, which
-//    builds the deco architectures);
+//    imbalance, one thread, deterministic, random seed = --seed (the global generator too);
 //  - capacity: Scotch balances loads only approximately; ranks beyond ceil(ranks / nodes) on a
 //    node move, highest rank first, to the nearest node with room (ties: lowest node).
 #include "scotch_mapper.hpp"
 #include "aware.hpp"
+#include "deco_architecture.hpp"
 #include "input_error.hpp"
 
 #include <algorithm>
@@ -101,39 +101,6 @@ void fill_comm_graph(ScotchGraph& sg, const CommGraph& g)
   sg.build("communication");
 }
 
-// Nodes joined when one hop apart; throws when that graph is not connected.
-void fill_one_hop_graph(ScotchGraph& sg, const Target& t, const detail::Distances& dist)
-{
-  const int n = dist.nodes();
-  sg.verttab.push_back(0);
-  for (int a = 0; a < n; ++a) {
-    for (int b = 0; b < n; ++b)
-      if (a != b && dist(a, b) == 1)
-        sg.edgetab.push_back(b);
-    sg.verttab.push_back(static_cast<SCOTCH_Num>(sg.edgetab.size()));
-  }
-  std::vector<char> seen(static_cast<size_t>(n), 0);
-  std::vector<int> stack = {0};
-  seen[0]     = 1;
-  int reached = 1;
-  while (!stack.empty()) {
-    const int v = stack.back();
-    stack.pop_back();
-    for (SCOTCH_Num e = sg.verttab[static_cast<size_t>(v)]; e < sg.verttab[static_cast<size_t>(v) + 1]; ++e)
-      if (!seen[static_cast<size_t>(sg.edgetab[static_cast<size_t>(e)])]) {
-        seen[static_cast<size_t>(sg.edgetab[static_cast<size_t>(e)])] = 1;
-        ++reached;
-        stack.push_back(sg.edgetab[static_cast<size_t>(e)]);
-      }
-  }
-  if (reached != n)
-    throw InputError("mapping scotch",
-                     "the platform's nodes one hop apart do not connect all " + std::to_string(n) + " nodes (" +
-                         t.nodes[0].host + " reaches " + std::to_string(reached) + ")",
-                     "give a platform whose hop counts are shortest paths, or use another strategy");
-  sg.build("platform");
-}
-
 // Scotch's target architecture for `t` (see the file comment).
 class Architecture {
 public:
@@ -149,19 +116,13 @@ public:
         return;
       default: break;
     }
-    constexpr double kMaxDecoWork = 2e8; // arc visits for the exact distance matrix
-    const detail::Distances dist(t);
-    fill_one_hop_graph(platform_, t, dist);
-    const double work = static_cast<double>(t.nodes.size()) * static_cast<double>(platform_.edgetab.size());
-    if (work <= kMaxDecoWork) {
-      SCOTCH_Strat bipart;
-      SCOTCH_stratInit(&bipart);
-      const int status = SCOTCH_archBuild0(&arch_, &platform_.graph, 0, nullptr, &bipart);
-      SCOTCH_stratExit(&bipart);
-      check(status, "SCOTCH_archBuild0");
-    } else {
-      check(SCOTCH_archBuild2(&arch_, &platform_.graph, 0, nullptr), "SCOTCH_archBuild2");
-    }
+    const std::string text = deco0_text(t); // HAEC boxes, XML platforms
+    FILE* file             = fmemopen(const_cast<char*>(text.data()), text.size(), "r");
+    if (file == nullptr)
+      throw InputError("mapping scotch", "cannot open the architecture text in memory", "report this as a bug");
+    const int status = SCOTCH_archLoad(&arch_, file);
+    std::fclose(file);
+    check(status, "SCOTCH_archLoad of the deco architecture");
   }
   ~Architecture() { SCOTCH_archExit(&arch_); }
   Architecture(const Architecture&)            = delete;
@@ -170,7 +131,6 @@ public:
 
 private:
   SCOTCH_Arch arch_;
-  ScotchGraph platform_;
 };
 
 // A deterministic single-thread context bound to `graph`.
