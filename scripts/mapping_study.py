@@ -135,9 +135,10 @@ def goal_table(cases):
             sim = {s["strategy"]: s for s in sims}
             three = [s for s in best_three(rows) if s in sim]
             fastest = min(sim[s]["makespan_s"] for s in three)
+            energy = (f"{sim['auto']['energy_j'] / sim[best]['energy_j']:.4f}" if sim[best]["energy_j"] > 0
+                      else "n/a")  # no power calibration on this platform kind
             cells = [f"{sim['auto']['makespan_s'] / sim[best]['makespan_s']:.4f}",
-                     f"{sim['auto']['makespan_s'] / fastest:.4f}",
-                     f"{sim['auto']['energy_j'] / sim[best]['energy_j']:.4f}"]
+                     f"{sim['auto']['makespan_s'] / fastest:.4f}", energy]
         lines.append(f"| {w}-{n} {t} | {best} | {by[best]['hop_bytes']} | {ratio:.4f} | " + " | ".join(cells) + " |")
     lines.append("")
     lines.append(f"auto strictly better on hop-bytes in {better} of {len(cases)} cases, worse in {worse}.")
@@ -160,21 +161,7 @@ def strategy_table(cases, topologies):
     return lines
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--out", default="docs/results/mapping")
-    ap.add_argument("--work", default="/tmp/haec-mapping-study")
-    ap.add_argument("--sizes", default="64,512")
-    ap.add_argument("--topologies", default="mesh,torus,haec-box")
-    ap.add_argument("--workloads", default="lu,bt,cg,lu_like,bt_like,stencil")
-    ap.add_argument("--no-sim", action="store_true", help="metrics only, no simulation")
-    args = ap.parse_args()
-    args.build = os.path.abspath(args.build)
-    haec = os.path.join(args.build, "bin", "haec")
-    topologies = args.topologies.split(",")
-    os.makedirs(args.out, exist_ok=True)
-    start = time.time()
+def run_cases(args, haec, topologies):
     cases = {}
     with open(os.path.join(args.out, "metrics.csv"), "w", newline="") as mf, \
             open(os.path.join(args.out, "sims.csv"), "w", newline="") as sf:
@@ -187,6 +174,46 @@ def main():
             for w in args.workloads.split(","):
                 for t in topologies:
                     cases[(w, n, t)] = study_case(args, haec, w, n, t, metrics_out, sims_out)
+    return cases
+
+
+def read_cases(out):
+    """The cases of an earlier run, from metrics.csv and sims.csv."""
+    def num(v):
+        return float(v) if v not in ("", None) and re.fullmatch(r"[-0-9.e+]+", v) else v
+    cases = {}
+    for r in csv.DictReader(open(os.path.join(out, "metrics.csv"))):
+        row = {k: num(v) for k, v in r.items()}
+        row["ranks"] = int(row["ranks"])
+        row["hop_bytes"] = int(row["hop_bytes"])
+        cases.setdefault((r["workload"], row["ranks"], r["topology"]), ([], []))[0].append(row)
+    for r in csv.DictReader(open(os.path.join(out, "sims.csv"))):
+        sim = {k: num(v) for k, v in r.items()}
+        sim["ranks"] = int(sim["ranks"])
+        cases[(r["workload"], sim["ranks"], r["topology"])][1].append(sim)
+    return cases
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--out", default="docs/results/mapping")
+    ap.add_argument("--work", default="/tmp/haec-mapping-study")
+    ap.add_argument("--sizes", default="64,512")
+    ap.add_argument("--topologies", default="mesh,torus,haec-box")
+    ap.add_argument("--workloads", default="lu,bt,cg,lu_like,bt_like,stencil")
+    ap.add_argument("--no-sim", action="store_true", help="metrics only, no simulation")
+    ap.add_argument("--report", action="store_true", help="only rewrite summary.md from --out's CSV files")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    haec = os.path.join(args.build, "bin", "haec")
+    topologies = args.topologies.split(",")
+    os.makedirs(args.out, exist_ok=True)
+    start = time.time()
+    if args.report:
+        cases = read_cases(args.out)
+    else:
+        cases = run_cases(args, haec, topologies)
     summary = ["# Mapping study", "", f"`{' '.join(sys.argv)}` ({time.time() - start:.0f} s)", "",
                "## auto against the best MapLib/Scotch strategy (hop-bytes) per case", ""]
     summary += goal_table(cases)
