@@ -11,6 +11,10 @@ Workloads: lu, bt, cg (scripts/npb_like_traces.py, generated TI traces) and the 
 bt_like, stencil (stencil_imbalance, 2-D), recorded with `haec trace record` on a cluster (their
 traffic does not depend on the platform). Every mapping reads its matrix from the TI trace.
 Writes metrics.csv (one row per case and strategy), sims.csv and summary.md into --out.
+
+With --maplib DIR (a clone of github.com/unibas-dmi-hpc/MapLib; not part of this repository), also
+compares on MapLib's four published byte matrices (64 ranks; mesh, torus and MapLib's HAEC box, i.e.
+haec-box with full wireless) xyz, min-md, scotch and auto with the best mapping MapLib published.
 """
 import argparse
 import csv
@@ -115,6 +119,32 @@ def study_case(args, haec, workload, ranks, topology, metrics_out, sims_out):
     return rows, sims
 
 
+MAPLIB_TOPOLOGIES = {"mesh": "mesh:4x4x4", "torus": "torus:4x4x4", "haec": "haec-box:4x4x4,wireless=full"}
+
+
+def maplib_table(haec, maplib, work):
+    """Hop-bytes on MapLib's matrices relative to the best mapping MapLib published for them."""
+    lines = ["| matrix | topology | best published (strategy) | xyz | min-md | scotch | auto |", "|---|---|---|---|---|---|---|"]
+    for app in ("amg", "btmz", "cg", "lulesh"):
+        matrix = os.path.join(maplib, "mapping-matters-commMatrices", f"{app}CMatrices", "comm_matrix.p2p.size.csv")
+        for topo, plat in MAPLIB_TOPOLOGIES.items():
+            folder = os.path.join(maplib, "mapping-matters-Mappings", "size", f"{app}MAP{topo}")
+            published = {}
+            for name in sorted(os.listdir(folder)):
+                if name.endswith(".csv"):
+                    out = os.path.join(work, "maplib", app, topo, name)
+                    run([haec, "map", "--platform", plat, "--mapping-file", os.path.join(folder, name), "--traffic",
+                         matrix, "-np", "64", "--out", out])
+                    published[name.split(".")[4]] = json.load(open(os.path.join(out, "metrics.json")))["metrics"]["hop_bytes"]
+            best = min(published, key=published.get)
+            ours = []
+            for s in ("xyz", "min-md", "scotch", "auto"):
+                out = os.path.join(work, "maplib", app, topo, s)
+                ours.append(map_one(haec, matrix, plat, 64, s, out)["hop_bytes"] / published[best])
+            lines.append(f"| {app} | {topo} | {published[best]} ({best}) | " + " | ".join(f"{r:.3f}" for r in ours) + " |")
+    return lines
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
@@ -204,6 +234,7 @@ def main():
     ap.add_argument("--workloads", default="lu,bt,cg,lu_like,bt_like,stencil")
     ap.add_argument("--no-sim", action="store_true", help="metrics only, no simulation")
     ap.add_argument("--report", action="store_true", help="only rewrite summary.md from --out's CSV files")
+    ap.add_argument("--maplib", help="a MapLib clone: also compare with MapLib's published mappings")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
     haec = os.path.join(args.build, "bin", "haec")
@@ -214,11 +245,15 @@ def main():
         cases = read_cases(args.out)
     else:
         cases = run_cases(args, haec, topologies)
-    summary = ["# Mapping study", "", f"`{' '.join(sys.argv)}` ({time.time() - start:.0f} s)", "",
+    origin = " (tables from the CSV files of an earlier run)" if args.report else ""
+    summary = ["# Mapping study", "", f"`{' '.join(sys.argv)}` ({time.time() - start:.0f} s){origin}", "",
                "## auto against the best MapLib/Scotch strategy (hop-bytes) per case", ""]
     summary += goal_table(cases)
     summary += ["", "## Hop-bytes relative to auto (geometric mean over workloads and sizes)", ""]
     summary += strategy_table(cases, topologies)
+    if args.maplib:
+        summary += ["", "## MapLib's matrices: hop-bytes relative to MapLib's best published mapping", ""]
+        summary += maplib_table(haec, os.path.abspath(args.maplib), args.work)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write("\n".join(summary) + "\n")
     print("\n".join(summary))
