@@ -414,7 +414,8 @@ void add_run_command(CLI::App& app)
   run->add_option("--hostfile", opt->place.hostfile, "SMPI hostfile to use instead of a strategy (host or host:count per line)");
   run->add_option("--mapping-file", opt->place.mapping_file, "HAEC-SIM mapping file to use instead of a strategy");
   run->add_option("--traffic", opt->place.traffic,
-                  "Communication matrix for min-md and the mapping metrics: a traffic_matrix.csv or a TI trace");
+                  "Communication matrix for the communication-aware strategies and the mapping metrics: a "
+                  "traffic_matrix.csv, a MapLib *.size.csv / *.count.csv or a TI trace");
   run->add_option("--seed", opt->place.seed, "Seed of the random mapping")->capture_default_str();
   run->add_option("--link", opt->link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
       ->capture_default_str();

@@ -2,7 +2,7 @@
 //  1. Starts: every oblivious order (round-robin and, with several ranks per node, blocks of
 //     consecutive ranks along each order), min-md, MapLib's aware strategies and Scotch; those that
 //     decline (size limits) are skipped. To stay within seconds at thousands of ranks, Bokhari
-//     joins only up to kMaxBokhariRanks ranks, FHgreedy and PaCMap up to kMaxSlowRanks.
+//     joins only up to kMaxBokhariRanks ranks, greedy-allc, FHgreedy and PaCMap up to kMaxSlowRanks.
 //  2. The starts are ranked by hop-bytes, then link-model cost (ties: the order above).
 //  3. Local search (refine.hpp) from each of the kRefinedStarts best: exchanges and moves within
 //     the node capacity that lower hop-bytes, and at equal hop-bytes the link-model cost of the
@@ -10,7 +10,8 @@
 //     hops with their latency, bandwidth and loss (objective time), or the link energy (energy).
 //  4. Iterated local search from the best: kKickRounds rounds of a few random exchanges near
 //     partners (SplitMix64 seeded with --seed) and refinement, kept when better; all of 3 and 4
-//     within kBudget exchange/move evaluations (deterministic: no clock).
+//     within kBudget exchange/move evaluations, kLargeBudget above kMaxSlowRanks ranks
+//     (deterministic: no clock).
 // So auto never has more hop-bytes than any start it ran. On SimGrid XML platforms (no link
 // classes) only hop-bytes count.
 #include "dispatch.hpp"
@@ -31,7 +32,8 @@ namespace {
 constexpr int kMaxBokhariRanks = 1024;
 constexpr size_t kRefinedStarts = 3;            // the best starts that are refined
 constexpr int kKickRounds       = 40;           // rounds of the iterated local search
-constexpr uint64_t kBudget      = 40'000'000;   // exchange/move evaluations in all
+constexpr uint64_t kBudget      = 40'000'000;   // exchange/move evaluations in all ...
+constexpr uint64_t kLargeBudget = 10'000'000;   // ... above kMaxSlowRanks ranks
 constexpr int kMaxSlowRanks    = 2048;
 
 struct Candidate {
@@ -59,14 +61,15 @@ std::vector<Candidate> starts(const Request& req, const detail::CommGraph& g, co
     if (packed)
       out.push_back({strategy_name(s) + "-blocks", blocks_along(order, req.ranks)});
   }
-  std::vector<Strategy> aware = {Strategy::MinMd, Strategy::Greedy, Strategy::GreedyAllC, Strategy::Bipartition,
-                                 Strategy::TopoAware, Strategy::Scotch};
+  std::vector<Strategy> aware = {Strategy::MinMd, Strategy::Greedy, Strategy::Bipartition, Strategy::TopoAware,
+                                 Strategy::Scotch};
   auto join_up_to = [&](Strategy s, int limit) {
     if (req.ranks <= limit)
       aware.push_back(s);
     else if (report)
       report->skipped.push_back(strategy_name(s) + " (auto runs it up to " + std::to_string(limit) + " ranks)");
   };
+  join_up_to(Strategy::GreedyAllC, kMaxSlowRanks);
   join_up_to(Strategy::FhGreedy, kMaxSlowRanks);
   join_up_to(Strategy::PaCMap, kMaxSlowRanks);
   join_up_to(Strategy::Bokhari, kMaxBokhariRanks);
@@ -86,6 +89,7 @@ std::vector<Candidate> starts(const Request& req, const detail::CommGraph& g, co
 // The best mapping found so far and the evaluations spent on finding it.
 struct Search {
   const Refiner& refiner;
+  uint64_t budget; // exchange/move evaluations
   std::vector<int> best;
   Score best_score;
   uint64_t spent = 0;
@@ -94,7 +98,7 @@ struct Search {
   // Refines `a` with what is left of the budget; true when it becomes the best.
   bool refine(std::vector<int> a)
   {
-    const RefineStats stats = refiner.refine(a, kBudget - std::min(spent, kBudget));
+    const RefineStats stats = refiner.refine(a, budget - std::min(spent, budget));
     spent += stats.evaluations;
     passes += stats.passes;
     const Score s = refiner.score(a);
@@ -111,7 +115,7 @@ struct Search {
   {
     SplitMix64 rng(seed);
     int kept = 0;
-    for (int round = 0; round < kKickRounds && spent < kBudget; ++round) {
+    for (int round = 0; round < kKickRounds && spent < budget; ++round) {
       std::vector<int> a = best;
       for (int i = 0; i < std::max(2, ranks / 32); ++i)
         refiner.perturb(a, static_cast<int>(rng.below(static_cast<uint64_t>(ranks))), rng.next());
@@ -144,7 +148,7 @@ std::vector<int> map_auto(const Request& request, const Target& shared, AutoRepo
     ranked.emplace_back(refiner.score(candidates[i].assignment), i);
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
 
-  Search search{refiner, {}, {}, 0, 0};
+  Search search{refiner, req.ranks > kMaxSlowRanks ? kLargeBudget : kBudget, {}, {}, 0, 0};
   for (size_t k = 0; k < ranked.size() && k < kRefinedStarts; ++k) // 3. refine the best starts
     if (search.refine(candidates[ranked[k].second].assignment) && report)
       report->start = candidates[ranked[k].second].name;
