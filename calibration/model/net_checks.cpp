@@ -4,20 +4,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace haec::calibration {
 
 namespace {
 
-const char* const kMoreData = "measure more sizes (calibration-net --count 80) or more repetitions (--reps 20)";
+const char* const kMoreData = "measure more sizes (calibration-net --count 120) or repetitions (--reps 20)";
+
+// Three significant digits: enough for an error message.
+std::string short_number(double v)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
 
 struct Overhead {
   const char* key;
   double (JointSegment::*coef)[2];
+  double (JointSegment::*se)[2];
 };
-constexpr Overhead kOverheads[] = {
-    {"smpi/os", &JointSegment::os}, {"smpi/ois", &JointSegment::ois}, {"smpi/or", &JointSegment::orecv}};
+constexpr Overhead kOverheads[] = {{"smpi/os", &JointSegment::os, &JointSegment::os_se},
+                                   {"smpi/ois", &JointSegment::ois, &JointSegment::ois_se},
+                                   {"smpi/or", &JointSegment::orecv, &JointSegment::orecv_se}};
+
+// A negative coefficient within three standard errors of 0, or whose effect is at most 1 % of
+// the values it belongs to, or below a femtosecond, is noise or rounding.
+bool negligible(double v, double se, double effect, double scale)
+{
+  return v >= 0 || v >= -3 * se || std::fabs(effect) <= 0.01 * scale || std::fabs(effect) < 1e-15;
+}
 
 std::string sizes_text(const NetCalibration& c, const JointSegment& s)
 {
@@ -37,19 +55,19 @@ void check_overheads(NetCalibration& c)
     const double x0 = c.table.sizes[s.first], x1 = c.table.sizes[s.last];
     for (const auto& o : kOverheads) {
       const double a = (s.*o.coef)[0], b = (s.*o.coef)[1];
-      if (a < 0)
-        c.problems.push_back({std::string(o.key) + " has a negative startup " + number_text(a) + " s (" +
+      if (a < 0) // what clamp_negligible_negatives left
+        c.problems.push_back({std::string(o.key) + " has a negative startup " + short_number(a) + " s (" +
                                   sizes_text(c, s) + ")", kMoreData});
       if (b < 0)
-        c.problems.push_back({std::string(o.key) + " decreases with the size (" + number_text(b) + " s/B, " +
+        c.problems.push_back({std::string(o.key) + " decreases with the size (" + short_number(b) + " s/B, " +
                                   sizes_text(c, s) + ")", kMoreData});
     }
     const double c0 = s.transfer[0], c1 = s.transfer[1];
     const double scale = line_scale(c0, c1, x0, x1);
-    if (c1 * (x1 + 16) < -0.01 * scale)
+    if (!negligible(c1, s.transfer_se[1], c1 * (x1 + 16), scale))
       c.problems.push_back({"the transfer time decreases with the size (" + sizes_text(c, s) + ")", kMoreData});
-    if (c0 - 16 * c1 < -0.01 * scale)
-      c.problems.push_back({"the transfer has a negative latency " + number_text(c0 - 16 * c1) + " s (" +
+    if (!negligible(c0 - 16 * c1, s.transfer_se[0], c0 - 16 * c1, scale))
+      c.problems.push_back({"the transfer has a negative latency " + short_number(c0 - 16 * c1) + " s (" +
                                 sizes_text(c, s) + ")", kMoreData});
   }
 }
@@ -64,14 +82,14 @@ void check_factors(NetCalibration& c, const NetOptions& opt)
       bw[k] = 1;
     } else if (bw[k] > 1.01) {
       c.problems.push_back(
-          {"bw-factor " + number_text(bw[k]) + seg + " > 1: the measured bandwidth exceeds the route's " +
-               number_text(c.settings.bandwidth) + " B/s",
+          {"bw-factor " + short_number(bw[k]) + seg + " > 1: the measured bandwidth exceeds the route's " +
+               short_number(c.settings.bandwidth) + " B/s",
            opt.bandwidth > 0 ? "give the route's bandwidth (--bandwidth), and --no-crosstraffic if its links are "
                                "SPLITDUPLEX or crosstraffic is off"
                              : kMoreData});
     } else if (bw[k] < 1e-3) {
-      c.problems.push_back({"bw-factor " + number_text(bw[k]) + seg + " is implausible (an effective bandwidth of " +
-                                number_text(bw[k] * c.settings.bandwidth) + " B/s)", kMoreData});
+      c.problems.push_back({"bw-factor " + short_number(bw[k]) + seg + " is implausible (an effective bandwidth of " +
+                                short_number(bw[k] * c.settings.bandwidth) + " B/s)", kMoreData});
     }
   }
   auto& lat = c.settings.lat.values;
@@ -81,11 +99,11 @@ void check_factors(NetCalibration& c, const NetOptions& opt)
       c.notes.push_back("lat-factor " + number_text(lat[k]) + seg + " clamped to 1");
       lat[k] = 1;
     } else if (lat[k] < 0.99 && opt.latency > 0) {
-      c.problems.push_back({"lat-factor " + number_text(lat[k]) + seg + " < 1: the measured latency is below the "
-                                "route's " + number_text(c.settings.latency) + " s",
+      c.problems.push_back({"lat-factor " + short_number(lat[k]) + seg + " < 1: the measured latency is below the "
+                                "route's " + short_number(c.settings.latency) + " s",
                             "give the route's latency (--latency)"});
     } else if (lat[k] > 1e3) {
-      c.problems.push_back({"lat-factor " + number_text(lat[k]) + seg + " is implausible", kMoreData});
+      c.problems.push_back({"lat-factor " + short_number(lat[k]) + seg + " is implausible", kMoreData});
     }
   }
 }
@@ -100,11 +118,11 @@ void clamp_negligible_negatives(NetCalibration& c)
     const double x0 = c.table.sizes[s.first], x1 = c.table.sizes[s.last];
     for (const auto& o : kOverheads) {
       double* v = s.*o.coef;
+      const double* se = s.*o.se;
       const double scale = line_scale(v[0], v[1], x0, x1);
-      // Below a femtosecond a coefficient is rounding noise, whatever its sign.
-      if ((v[0] < 0 && -v[0] <= 0.01 * scale) || std::fabs(v[0]) < 1e-15)
+      if ((v[0] < 0 && negligible(v[0], se[0], v[0], scale)) || std::fabs(v[0]) < 1e-15)
         v[0] = 0;
-      if ((v[1] < 0 && -v[1] * x1 <= 0.01 * scale) || std::fabs(v[1] * x1) < 1e-15)
+      if ((v[1] < 0 && negligible(v[1], se[1], v[1] * x1, scale)) || std::fabs(v[1] * x1) < 1e-15)
         v[1] = 0;
     }
   }
@@ -146,9 +164,9 @@ void check_plausibility(NetCalibration& c, const NetOptions& opt)
   const PredictionError e = prediction_error(c.settings, c.table);
   if (e.beyond_tolerance > 0)
     c.problems.push_back({"the settings miss " + std::to_string(e.beyond_tolerance) + " of " +
-                              std::to_string(e.points) + " medians by more than 5 % (worst: " + op_name(e.worst_op) +
-                              " at " + number_text(e.worst_size) + " B, " + number_text(100 * e.worst) + " %)",
-                          "too few sizes in some protocol or segment, or too much noise: " + std::string(kMoreData)});
+                              std::to_string(e.points) + " medians by > 5 % (worst: " + op_name(e.worst_op) + " at " +
+                              number_text(e.worst_size) + " B, " + short_number(100 * e.worst) + " %)",
+                          kMoreData});
 }
 
 HeldOut held_out_validation(const std::vector<Sample>& samples, const std::string& file, const NetOptions& opt)

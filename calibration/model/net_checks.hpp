@@ -8,8 +8,8 @@
 
 namespace haec::calibration {
 
-// Negative overheads whose effect is at most 1 % of the segment's values, and coefficients
-// below a femtosecond, are rounding: 0.
+// Negative overheads within three standard errors of 0 or whose effect is at most 1 % of the
+// segment's values, and coefficients below a femtosecond, are noise or rounding: 0.
 void clamp_negligible_negatives(NetCalibration& c);
 
 // Appends to c.problems: overheads or transfer times that decrease significantly, negative

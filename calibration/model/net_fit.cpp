@@ -37,11 +37,20 @@ std::array<double, 5> weight_floors(const MedianTable& t)
   return floor;
 }
 
-// Weighted least squares A x = b by column-pivoting QR (rank-safe); returns the RSS.
+// Weighted least squares A x = b by QR (A has full column rank: every quantity with two
+// coefficients is seen at >= 2 sizes of the segment); returns the RSS.
 double solve(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, Eigen::VectorXd& x)
 {
-  x = a.colPivHouseholderQr().solve(b);
+  x = a.householderQr().solve(b);
   return (a * x - b).squaredNorm();
+}
+
+// Standard errors of the solution: sqrt(diag(sigma^2 (A^T A)^-1)), sigma^2 = RSS / (rows - cols).
+Eigen::VectorXd standard_errors(const Eigen::MatrixXd& a, double rss)
+{
+  const double dof = std::max<double>(1.0, static_cast<double>(a.rows() - a.cols()));
+  const Eigen::MatrixXd cov = (a.transpose() * a).completeOrthogonalDecomposition().pseudoInverse() * (rss / dof);
+  return cov.diagonal().cwiseMax(0.0).cwiseSqrt();
 }
 
 // The joint fit of sizes [i, j]: ois on its own (only MPI_Isend shows it), then os, or and the
@@ -64,7 +73,7 @@ struct SegmentFitter {
       bi(k - i) = w * t.median[k][kIsend];
     }
     Eigen::VectorXd xi;
-    double rss = solve(ai, bi, xi);
+    const double rss_i = solve(ai, bi, xi);
 
     // Columns: os (2), transfer (2), or (0-2: only sizes below D show it).
     size_t detached_sizes = 0;
@@ -95,17 +104,23 @@ struct SegmentFitter {
       add(kPingPong, det, true, det);
     }
     Eigen::VectorXd x;
-    rss += solve(a, b, x);
+    const double rss = solve(a, b, x);
     if (out) {
       *out = JointSegment{i, j};
+      const Eigen::VectorXd ei = standard_errors(ai, rss_i), e = standard_errors(a, rss);
       out->ois[0] = xi(0), out->ois[1] = xi(1) / scale;
+      out->ois_se[0] = ei(0), out->ois_se[1] = ei(1) / scale;
       out->os[0] = x(0), out->os[1] = x(1) / scale;
+      out->os_se[0] = e(0), out->os_se[1] = e(1) / scale;
       out->transfer[0] = x(2), out->transfer[1] = x(3) / scale;
+      out->transfer_se[0] = e(2), out->transfer_se[1] = e(3) / scale;
       out->or_observed = or_cols > 0;
       out->orecv[0]    = or_cols > 0 ? x(4) : 0.0;
       out->orecv[1]    = or_cols > 1 ? x(5) / scale : 0.0;
+      out->orecv_se[0] = or_cols > 0 ? e(4) : 0.0;
+      out->orecv_se[1] = or_cols > 1 ? e(5) / scale : 0.0;
     }
-    return rss;
+    return rss_i + rss;
   }
 };
 
@@ -171,25 +186,33 @@ size_t switch_gap(const MedianTable& t, size_t op)
   return best;
 }
 
-// A and D jointly with the segmentation: around the first guesses, the pair whose best
-// segmentation has the lowest criterion (A <= D, as SimGrid requires).
+// A and D jointly with the segmentation: from the first guesses, move A (then D) within the
+// window to the place whose best segmentation has the lowest criterion, until neither moves
+// (A <= D, as SimGrid requires).
 JointFit search_protocol(const MedianTable& t, const NetOptions& opt)
 {
-  const size_t n = t.sizes.size();
+  const long n = static_cast<long>(t.sizes.size()), w = opt.protocol_window;
   const size_t d0 = switch_gap(t, kSend), a0 = std::min(d0, switch_gap(t, kRecv));
-  const long w = opt.protocol_window;
-  auto clamp_gap = [&](long g) { return static_cast<size_t>(std::clamp<long>(g, 0, static_cast<long>(n))); };
   JointSearch search(t, opt.segments);
   JointFit best = search.fit({a0, d0});
-  for (long da = -w; da <= w; ++da)
-    for (long dd = -w; dd <= w; ++dd) {
-      const Protocol p{clamp_gap(static_cast<long>(a0) + da), clamp_gap(static_cast<long>(d0) + dd)};
-      if (p.eager_gap > p.detached_gap || (p.eager_gap == a0 && p.detached_gap == d0))
-        continue;
-      JointFit j = search.fit(p);
-      if (j.seg.bic < best.seg.bic - 1e-9)
-        best = std::move(j);
+  for (int round = 0; round < 4; ++round) {
+    const Protocol start = best.proto;
+    for (int which = 0; which < 2; ++which) {
+      const Protocol centre = best.proto;
+      const long g0 = static_cast<long>(which == 0 ? centre.eager_gap : centre.detached_gap);
+      for (long g = std::max(0L, g0 - w); g <= std::min(n, g0 + w); ++g) {
+        Protocol p = centre;
+        (which == 0 ? p.eager_gap : p.detached_gap) = static_cast<size_t>(g);
+        if (g == g0 || p.eager_gap > p.detached_gap)
+          continue;
+        JointFit j = search.fit(p);
+        if (j.seg.bic < best.seg.bic - 1e-9)
+          best = std::move(j);
+      }
     }
+    if (best.proto.eager_gap == start.eager_gap && best.proto.detached_gap == start.detached_gap)
+      break;
+  }
   return best;
 }
 

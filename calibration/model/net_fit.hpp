@@ -51,6 +51,8 @@ MedianTable median_table(const std::vector<Sample>& samples, const std::string& 
 struct JointSegment {
   size_t first = 0, last = 0;
   double os[2] = {0, 0}, ois[2] = {0, 0}, orecv[2] = {0, 0}, transfer[2] = {0, 0}; // startup, per byte
+  // Their standard errors (from the residuals of the segment's least squares; 0 for exact data).
+  double os_se[2] = {0, 0}, ois_se[2] = {0, 0}, orecv_se[2] = {0, 0}, transfer_se[2] = {0, 0};
   bool or_observed = true; // false above D: SMPI never charges or there
 };
 

@@ -107,7 +107,7 @@ std::string problems_gate(const cal::NetCalibration& c, const std::string& file,
   if (!accept) {
     const auto& p          = c.problems.front();
     const std::string more = c.problems.size() > 1 ? " (and " + std::to_string(c.problems.size() - 1) + " more)" : "";
-    throw InputError(file, p.what + more, p.fix + " (--accept-poor-fit writes it anyway)");
+    throw InputError(file, p.what + more, p.fix + ", or --accept-poor-fit");
   }
   std::string out;
   for (const auto& p : c.problems)
