@@ -62,40 +62,55 @@ struct SegmentFitter {
 
   double row_weight(size_t k, size_t o) const { return 1.0 / std::max(std::fabs(t.median[k][o]), floor[o]); }
 
+  // RSS of the joint fit of sizes [i, j]; with `out`, its coefficients and standard errors.
   double fit(size_t i, size_t j, JointSegment* out) const
   {
+    if (out)
+      *out = JointSegment{i, j};
+    return fit_ois(i, j, out) + fit_os_or_transfer(i, j, out);
+  }
+
+  double fit_ois(size_t i, size_t j, JointSegment* out) const
+  {
     const double scale = std::max(1.0, t.sizes[j]); // per-byte columns in units of the largest size
-    Eigen::MatrixXd ai(j - i + 1, 2);
-    Eigen::VectorXd bi(j - i + 1);
+    Eigen::MatrixXd a(j - i + 1, 2);
+    Eigen::VectorXd b(j - i + 1), x;
     for (size_t k = i; k <= j; ++k) {
       const double w = row_weight(k, kIsend);
-      ai.row(k - i) << w, w * t.sizes[k] / scale;
-      bi(k - i) = w * t.median[k][kIsend];
+      a.row(k - i) << w, w * t.sizes[k] / scale;
+      b(k - i) = w * t.median[k][kIsend];
     }
-    Eigen::VectorXd xi;
-    const double rss_i = solve(ai, bi, xi);
+    const double rss = solve(a, b, x);
+    if (out) {
+      const Eigen::VectorXd e = standard_errors(a, rss);
+      out->ois[0] = x(0), out->ois[1] = x(1) / scale;
+      out->ois_se[0] = e(0), out->ois_se[1] = e(1) / scale;
+    }
+    return rss;
+  }
 
-    // Columns: os (2), transfer (2), or (0-2: only sizes below D show it).
+  // Columns: os (2), transfer (2), or (0-2: only sizes below D show it).
+  double fit_os_or_transfer(size_t i, size_t j, JointSegment* out) const
+  {
+    const double scale = std::max(1.0, t.sizes[j]);
     size_t detached_sizes = 0;
     for (size_t k = i; k <= j; ++k)
       detached_sizes += k < proto.detached_gap;
-    const size_t or_cols = std::min<size_t>(2, detached_sizes), cols = 4 + or_cols;
-    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(4 * (j - i + 1), cols);
-    Eigen::VectorXd b(4 * (j - i + 1));
+    const size_t or_cols = std::min<size_t>(2, detached_sizes);
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(4 * (j - i + 1), 4 + or_cols);
+    Eigen::VectorXd b(4 * (j - i + 1)), x;
     size_t r = 0;
     for (size_t k = i; k <= j; ++k) {
       const double p = t.sizes[k] / scale;
       const bool det = k < proto.detached_gap, eager = k < proto.eager_gap;
-      auto add = [&](size_t o, bool os, bool tr, bool orc) {
+      auto add = [&](size_t o, bool os, bool tr, bool orc) { // one median: which quantities it sums
         const double w = row_weight(k, o);
         if (os)
           a.row(r).segment(0, 2) << w, w * p;
         if (tr)
           a.row(r).segment(2, 2) << w, w * p;
-        if (orc && or_cols > 0)
-          a(r, 4) = w;
-        if (orc && or_cols > 1)
-          a(r, 5) = w * p;
+        for (size_t c = 0; orc && c < or_cols; ++c)
+          a(r, 4 + c) = c == 0 ? w : w * p;
         b(r++) = w * t.median[k][o];
       };
       add(kSend, det, !det, false);
@@ -103,13 +118,9 @@ struct SegmentFitter {
       add(kRecv, false, !eager, det);
       add(kPingPong, det, true, det);
     }
-    Eigen::VectorXd x;
     const double rss = solve(a, b, x);
     if (out) {
-      *out = JointSegment{i, j};
-      const Eigen::VectorXd ei = standard_errors(ai, rss_i), e = standard_errors(a, rss);
-      out->ois[0] = xi(0), out->ois[1] = xi(1) / scale;
-      out->ois_se[0] = ei(0), out->ois_se[1] = ei(1) / scale;
+      const Eigen::VectorXd e = standard_errors(a, rss);
       out->os[0] = x(0), out->os[1] = x(1) / scale;
       out->os_se[0] = e(0), out->os_se[1] = e(1) / scale;
       out->transfer[0] = x(2), out->transfer[1] = x(3) / scale;
@@ -120,7 +131,7 @@ struct SegmentFitter {
       out->orecv_se[0] = or_cols > 0 ? e(4) : 0.0;
       out->orecv_se[1] = or_cols > 1 ? e(5) / scale : 0.0;
     }
-    return rss_i + rss;
+    return rss;
   }
 };
 
@@ -246,43 +257,60 @@ Piecewise piecewise(const std::vector<JointSegment>& segs, const std::vector<dou
   return p;
 }
 
-// Route and factors from the transfer coefficients (c0 = L lat + 16 c1, c1 = (1+share)/(B bw)).
-void set_factors(NetCalibration& c, const NetOptions& opt, const std::string& file)
+// What each segment's transfer line says about the route: c0 = L lat + 16 c1, c1 = (1+share)/(B bw).
+struct SegmentRoute {
+  double bandwidth, latency; // effective: B bw and L lat
+  bool bandwidth_shown, latency_shown; // the data shows it: it makes a quarter of the transfer time
+};
+
+std::vector<SegmentRoute> segment_routes(const NetCalibration& c, double share)
 {
-  const auto& xs = c.table.sizes;
-  auto& s        = c.settings;
-  s.reverse_share = opt.reverse_share;
-  struct Eff {
-    double bw, lat;
-    bool bw_shown, lat_shown;
-  };
-  std::vector<Eff> eff;
+  std::vector<SegmentRoute> out;
   for (const auto& g : c.segments) {
-    const double c0 = g.transfer[0], c1 = g.transfer[1], x0 = xs[g.first], x1 = xs[g.last];
+    const double c0 = g.transfer[0], c1 = g.transfer[1], x0 = c.table.sizes[g.first], x1 = c.table.sizes[g.last];
     const double lat = c0 - kEnvelope * c1;
-    // The data shows a bandwidth (latency) when it makes a quarter of the transfer time.
-    eff.push_back({c1 > 0 ? (1 + opt.reverse_share) / c1 : INFINITY, lat,
-                   c1 > 0 && c1 * (x1 + kEnvelope) >= 0.25 * (c0 + c1 * x1), lat > 0 && lat >= 0.25 * (c0 + c1 * x0)});
+    out.push_back({c1 > 0 ? (1 + share) / c1 : INFINITY, lat, c1 > 0 && c1 * (x1 + kEnvelope) >= 0.25 * (c0 + c1 * x1),
+                   lat > 0 && lat >= 0.25 * (c0 + c1 * x0)});
   }
+  return out;
+}
+
+// The route the factors refer to: given, or the best bandwidth and the smallest latency shown
+// (any segment's when none shows one).
+void choose_route(NetCalibration& c, const std::vector<SegmentRoute>& seg, const NetOptions& opt,
+                  const std::string& file)
+{
+  auto& s     = c.settings;
   s.bandwidth = opt.bandwidth;
   for (int pass = 0; pass < 2 && s.bandwidth <= 0; ++pass)
-    for (const auto& e : eff)
-      if ((pass == 1 || e.bw_shown) && std::isfinite(e.bw))
-        s.bandwidth = std::max(s.bandwidth, e.bw);
+    for (const auto& e : seg)
+      if ((pass == 1 || e.bandwidth_shown) && std::isfinite(e.bandwidth))
+        s.bandwidth = std::max(s.bandwidth, e.bandwidth);
   if (s.bandwidth <= 0)
     throw InputError(file, "no message size shows a transfer time growing with the size",
                      "measure larger messages (calibration-net --max)");
   s.latency = opt.latency;
   for (int pass = 0; pass < 2 && s.latency <= 0; ++pass)
-    for (const auto& e : eff)
-      if ((pass == 1 || e.lat_shown) && e.lat > 0 && (s.latency <= 0 || e.lat < s.latency))
-        s.latency = e.lat;
+    for (const auto& e : seg)
+      if ((pass == 1 || e.latency_shown) && e.latency > 0 && (s.latency <= 0 || e.latency < s.latency))
+        s.latency = e.latency;
   if (s.latency <= 0)
     c.notes.push_back("no positive latency measured: route latency 0, lat-factor 1");
-  for (size_t k = 0; k < c.segments.size(); ++k) {
-    const long long t = k == 0 ? 0 : gap_size(xs, c.segments[k].first) - 1 + static_cast<long long>(kEnvelope);
-    const double bw = std::isfinite(eff[k].bw) ? eff[k].bw / s.bandwidth : 1.0;
-    const double lat = s.latency > 0 ? std::max(0.0, eff[k].lat) / s.latency : 1.0;
+}
+
+// smpi/bw-factor and lat-factor relative to the route, thresholds on network sizes.
+void set_factors(NetCalibration& c, const NetOptions& opt, const std::string& file)
+{
+  auto& s         = c.settings;
+  s.reverse_share = opt.reverse_share;
+  const auto seg  = segment_routes(c, opt.reverse_share);
+  choose_route(c, seg, opt, file);
+  for (size_t k = 0; k < seg.size(); ++k) {
+    const long long t = k == 0 ? 0 : gap_size(c.table.sizes, c.segments[k].first) - 1 + static_cast<long long>(kEnvelope);
+    if (!std::isfinite(seg[k].bandwidth))
+      c.notes.push_back("segment " + std::to_string(k + 1) + ": transfer time flat in the size, bw-factor 1");
+    const double bw  = std::isfinite(seg[k].bandwidth) ? seg[k].bandwidth / s.bandwidth : 1.0;
+    const double lat = s.latency > 0 ? std::max(0.0, seg[k].latency) / s.latency : 1.0;
     if (s.bw.values.empty() || std::fabs(bw - s.bw.values.back()) > 1e-6 * bw) {
       s.bw.thresholds.push_back(t);
       s.bw.values.push_back(bw);

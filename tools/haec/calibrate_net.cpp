@@ -42,6 +42,12 @@ std::string gap_text(const cal::MedianTable& t, size_t gap)
   return "between " + number_text(t.sizes[gap - 1]) + " and " + number_text(t.sizes[gap]) + " B";
 }
 
+std::string held_out_text(const cal::HeldOut& h)
+{
+  return h.computed ? "fitted on half of every (operation, size)'s samples, on the other half: " + error_text(h.error)
+                    : "not computed (" + h.reason + ")";
+}
+
 // The `# ...` lines after the settings: what the factors refer to, how well the settings fit.
 std::string summary_lines(const cal::NetCalibration& c, const NetArgs& a, const cal::HeldOut& h)
 {
@@ -56,11 +62,7 @@ std::string summary_lines(const cal::NetCalibration& c, const NetArgs& a, const 
     << gap_text(c.table, c.eager_gap) << ", detached limit " << gap_text(c.table, c.detached_gap) << "\n";
   o << "# in-sample: " << c.table.sizes.size() * 5 << " (operation, size) medians, "
     << error_text(cal::prediction_error(s, c.table)) << "\n";
-  if (h.computed)
-    o << "# held-out: fitted on half of every (operation, size)'s samples, on the other half: "
-      << error_text(h.error) << "\n";
-  else
-    o << "# held-out: not computed (" << h.reason << ")\n";
+  o << "# held-out: " << held_out_text(h) << "\n";
   for (const auto& n : c.notes)
     o << "# note: " << n << '\n';
   return o.str();
@@ -115,10 +117,12 @@ std::string problems_gate(const cal::NetCalibration& c, const std::string& file,
   return out;
 }
 
-std::string loopback_lines(const cal::LoopbackCalibration& lo)
+std::string loopback_lines(const cal::LoopbackCalibration& lo, const cal::HeldOut& h)
 {
   std::ostringstream o;
   o << "# loopback: bandwidth " << number_text(lo.bandwidth) << " Bps, latency " << number_text(lo.latency) << " s\n";
+  o << "# intra-node in-sample: " << error_text(cal::prediction_error(lo.path.settings, lo.path.table)) << "\n";
+  o << "# intra-node held-out: " << held_out_text(h) << "\n";
   // SimGrid 3.32 takes os/or/ois per host (host properties), not per route: intra-node values
   // can only be shown, not applied to the loopback path alone.
   for (const auto& [key, value] : cal::smpi_settings(lo.path.settings))
@@ -158,8 +162,11 @@ void run_net(const NetArgs& a)
   const auto samples = cal::parse_samples(read_file(a.samples, a.samples), a.samples);
   const auto c       = cal::calibrate_network(samples, a.samples, opt);
   std::optional<cal::LoopbackCalibration> lo;
-  if (!a.intra.empty())
-    lo = cal::calibrate_loopback(cal::parse_samples(read_file(a.intra, a.intra), a.intra), a.intra, c, opt);
+  std::vector<cal::Sample> samples_intra;
+  if (!a.intra.empty()) {
+    samples_intra = cal::parse_samples(read_file(a.intra, a.intra), a.intra);
+    lo            = cal::calibrate_loopback(samples_intra, a.intra, c, opt);
+  }
   std::string warnings = problems_gate(c, a.samples, a.accept_poor_fit);
   if (lo)
     warnings += problems_gate(lo->path, a.intra, a.accept_poor_fit);
@@ -174,7 +181,10 @@ void run_net(const NetArgs& a)
   add_segments(seg, "inter", c);
   add_points(pts, model, "inter", c);
   if (lo) {
-    cfg << loopback_lines(*lo);
+    cal::NetOptions intra = opt;
+    intra.bandwidth = intra.latency = 0;
+    intra.reverse_share             = 0; // as calibrate_loopback fits them
+    cfg << loopback_lines(*lo, cal::held_out_validation(samples_intra, a.intra, intra));
     add_segments(seg, "intra", lo->path);
     add_points(pts, model, "intra", lo->path);
   }
