@@ -130,7 +130,8 @@ void clamp_negligible_negatives(NetCalibration& c)
 
 size_t PredictionError::over_limit(double limit) const
 {
-  return static_cast<size_t>(std::count_if(errors.begin(), errors.end(), [&](double e) { return std::fabs(e) > limit; }));
+  return static_cast<size_t>(
+      std::count_if(errors.begin(), errors.end(), [&](double e) { return std::fabs(e) > limit; }));
 }
 
 PredictionError prediction_error(const SmpiNet& s, const MedianTable& t)

@@ -306,7 +306,8 @@ void set_factors(NetCalibration& c, const NetOptions& opt, const std::string& fi
   const auto seg  = segment_routes(c, opt.reverse_share);
   choose_route(c, seg, opt, file);
   for (size_t k = 0; k < seg.size(); ++k) {
-    const long long t = k == 0 ? 0 : gap_size(c.table.sizes, c.segments[k].first) - 1 + static_cast<long long>(kEnvelope);
+    const long long t =
+        k == 0 ? 0 : gap_size(c.table.sizes, c.segments[k].first) - 1 + static_cast<long long>(kEnvelope);
     if (!std::isfinite(seg[k].bandwidth))
       c.notes.push_back("segment " + std::to_string(k + 1) + ": transfer time flat in the size, bw-factor 1");
     const double bw  = std::isfinite(seg[k].bandwidth) ? seg[k].bandwidth / s.bandwidth : 1.0;

@@ -201,7 +201,8 @@ void add_calibrate_command(CLI::App& app)
   n->add_option("--bandwidth", net->bandwidth, "Bandwidth (B/s) of the platform route the factors refer to "
                                                "(default: the best measured)");
   n->add_option("--latency", net->latency, "Latency (s) of the platform route (default: the smallest measured)");
-  n->add_option("-o,--out", net->out, "Directory receiving smpi.cfg, config.xml, segments.csv, points.csv, model.csv, net.png")
+  n->add_option("-o,--out", net->out,
+                "Directory receiving smpi.cfg, config.xml, segments.csv, points.csv, model.csv, net.png")
       ->capture_default_str();
   n->add_flag("--no-crosstraffic", net->no_crosstraffic, "The route's links are SPLITDUPLEX or the platform runs "
                                                          "with network/crosstraffic:0 (else a flow gets bandwidth/1.05)");
