@@ -167,7 +167,9 @@ void check_plausibility(NetCalibration& c, const NetOptions& opt)
     c.problems.push_back({"the settings miss " + std::to_string(e.beyond_tolerance) + " of " +
                               std::to_string(e.points) + " medians by > 5 % (worst: " + op_name(e.worst_op) + " at " +
                               number_text(e.worst_size) + " B, " + short_number(100 * e.worst) + " %)",
-                          kMoreData});
+                          c.table.noise > 0.05 ? "the medians carry " + short_number(100 * c.table.noise) +
+                                                     " % noise: measure on a quiet machine, or with --reps 40"
+                                               : kMoreData});
 }
 
 HeldOut held_out_validation(const std::vector<Sample>& samples, const std::string& file, const NetOptions& opt)

@@ -58,7 +58,8 @@ std::string summary_lines(const cal::NetCalibration& c, const NetArgs& a, const 
     << (a.latency > 0 ? "given" : "the smallest measured latency") << "; the factors refer to them"
     << (s.reverse_share > 0 ? ", on SHARED links with network/crosstraffic" : ", without reverse-traffic share")
     << ")\n";
-  o << "# fit: " << c.table.sizes.size() << " sizes, " << c.segments.size() << " segments; eager limit "
+  o << "# fit: " << c.table.sizes.size() << " sizes, " << c.segments.size()
+    << (c.segments.size() == 1 ? " segment" : " segments") << "; eager limit "
     << gap_text(c.table, c.eager_gap) << ", detached limit " << gap_text(c.table, c.detached_gap) << "\n";
   o << "# in-sample: " << c.table.sizes.size() * 5 << " (operation, size) medians, "
     << error_text(cal::prediction_error(s, c.table)) << "\n";
