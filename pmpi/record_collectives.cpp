@@ -24,12 +24,23 @@ void start(Recording& rec, MPI_Comm comm, const char* call, const char* op, cons
     rec.recorder().collective_start(rec.rank(), op, args, ti_key(*request));
 }
 
+// SMPI's MPI_Barrier also completes the pending one-sided transfers of the windows on its
+// communicator (PMPI_Ibarrier: finish_rma_calls), SimGrid's "barrier" action does not: with such a
+// window, the barrier is our haec_barrier (core/replay_rma_actions.cpp), which calls MPI_Barrier.
+bool synchronises_windows(const Recording& rec, MPI_Comm comm)
+{
+  for (auto const& [win, w] : ti_state().windows)
+    if (w.rank == rec.rank() && w.comm == comm)
+      return true;
+  return false;
+}
+
 } // namespace
 
 void Barrier(Recording& rec, MPI_Comm comm)
 {
   if (ti_world(rec, comm, "MPI_Barrier"))
-    rec.action("barrier");
+    rec.action(synchronises_windows(rec, comm) ? "haec_barrier" : "barrier");
 }
 
 void Bcast(Recording& rec, void*, int count, MPI_Datatype type, int root, MPI_Comm comm)
@@ -185,5 +196,17 @@ void Iscatter(Recording& rec, const void*, int scount, MPI_Datatype stype, void*
   start(rec, comm, "MPI_Iscatter", "iscatter",
         ti_count_type(scount, stype) + " " + ti_count_type(rcount, rtype) + " " + ti_root(comm, root), request);
 }
+
+// SMPI's MPI_Barrier also completes the pending one-sided transfers of the windows on its
+// communicator (PMPI_Ibarrier: finish_rma_calls), SimGrid's "barrier" action does not: with such a
+// window, the barrier is our haec_barrier (core/replay_rma_actions.cpp), which calls MPI_Barrier.
+bool synchronises_windows(const Recording& rec, MPI_Comm comm)
+{
+  for (auto const& [win, w] : ti_state().windows)
+    if (w.rank == rec.rank() && w.comm == comm)
+      return true;
+  return false;
+}
+
 
 } // namespace haec::pmpi::record

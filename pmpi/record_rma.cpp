@@ -1,6 +1,6 @@
 // TI recording of one-sided communication (recording.hpp) as our replay actions
 // (core/replay_rma_actions.cpp, format in libs/trace/README.md):
-//   haec_win_create W SIZE DISP_UNIT        haec_win_free W            haec_win_fence W ASSERT
+//   haec_win_create W SIZE DISP_UNIT (haec_win_allocate alike)   haec_win_free W   haec_win_fence W ASSERT
 //   haec_win_lock W TYPE TARGET ASSERT      haec_win_unlock W TARGET   haec_win_lock_all W ASSERT
 //   haec_win_unlock_all W    haec_win_flush[_local] W TARGET    haec_win_flush[_local]_all W
 //   haec_win_post W ASSERT N RANK...        haec_win_start W ASSERT N RANK...
@@ -32,12 +32,13 @@ std::string num(long long v)
 // "W" of a window this rank created, or empty (the window's creation already stopped the trace).
 std::string window(MPI_Win win)
 {
-  auto const& ids = ti_state().window_id;
-  auto it         = ids.find(win);
-  return it == ids.end() ? std::string() : num(it->second);
+  auto const& live = ti_state().windows;
+  auto it          = live.find(win);
+  return it == live.end() ? std::string() : num(it->second.id);
 }
 
-void created(Recording& rec, MPI_Comm comm, const char* call, MPI_Aint size, int disp_unit, const MPI_Win* win)
+void created(Recording& rec, MPI_Comm comm, const char* call, MPI_Aint size, int disp_unit, const MPI_Win* win,
+             const char* action)
 {
   int result = MPI_UNEQUAL;
   if (comm != MPI_COMM_WORLD && (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result) != MPI_SUCCESS ||
@@ -45,8 +46,8 @@ void created(Recording& rec, MPI_Comm comm, const char* call, MPI_Aint size, int
     return rec.unsupported(call, kWhyWorld);
   TiState& s = ti_state();
   int id     = s.windows_created.at(static_cast<size_t>(rec.rank()))++;
-  s.window_id[*win] = id;
-  rec.action("haec_win_create " + num(id) + " " + num(size) + " " + num(disp_unit));
+  s.windows[*win] = TiState::Window{id, rec.rank(), comm};
+  rec.action(std::string(action) + " " + num(id) + " " + num(size) + " " + num(disp_unit));
 }
 
 // An action on window `win` naming only the window and `args`.
@@ -88,8 +89,7 @@ std::string group_ranks(MPI_Group group)
 
 void refused(Recording& rec, const char* call, const char* what)
 {
-  rec.unsupported(call, std::string(what) + " cannot be replayed (haec replays windows created by MPI_Win_create or "
-                                            "MPI_Win_allocate and the calls of libs/trace/README.md)");
+  rec.unsupported(call, std::string(what) + " (libs/trace/README.md lists the one-sided calls that replay)");
 }
 
 } // namespace
@@ -97,16 +97,16 @@ void refused(Recording& rec, const char* call, const char* what)
 // ---- windows ------------------------------------------------------------------------------------
 void Win_create(Recording& rec, void*, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, MPI_Win* win)
 {
-  created(rec, comm, "MPI_Win_create", size, disp_unit, win);
+  created(rec, comm, "MPI_Win_create", size, disp_unit, win, "haec_win_create");
 }
 void Win_allocate(Recording& rec, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void*, MPI_Win* win)
 {
-  created(rec, comm, "MPI_Win_allocate", size, disp_unit, win);
+  created(rec, comm, "MPI_Win_allocate", size, disp_unit, win, "haec_win_allocate");
 }
 void Win_free(Recording& rec, MPI_Win kept, MPI_Win*)
 {
   on_window(rec, "haec_win_free", kept);
-  ti_state().window_id.erase(kept);
+  ti_state().windows.erase(kept);
 }
 
 // ---- synchronisation ----------------------------------------------------------------------------

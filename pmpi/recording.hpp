@@ -26,8 +26,13 @@ struct TiState {
   std::string dir;
   std::unordered_map<MPI_Request, MPI_Comm> recv_comm; // receives: statuses name comm ranks
   std::unordered_map<MPI_Request, TiPersistent> persistent;
-  std::unordered_map<MPI_Win, int> window_id; // per rank, windows numbered in creation order
-  std::vector<int> windows_created;           // by world rank
+  struct Window {
+    int id   = 0; // per rank, windows numbered in creation order
+    int rank = 0;
+    MPI_Comm comm = MPI_COMM_NULL;
+  };
+  std::unordered_map<MPI_Win, Window> windows; // the live windows of every rank
+  std::vector<int> windows_created;            // by world rank
 };
 TiState& ti_state();
 inline TiRecorder* ti() { return ti_state().recorder; }
