@@ -67,13 +67,17 @@ class Function:
 
 
 def read_table(path):
-    functions = []
+    """Entries; a line that starts with blanks continues the entry above."""
+    entries = []
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
-            line = line.strip()
-            if line and not line.startswith("#"):
-                functions.append(Function(line, lineno))
-    return functions
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if line[0] in " \t" and entries:
+                entries[-1][1] += " " + line.strip()
+            else:
+                entries.append([lineno, line.strip()])
+    return [Function(text, lineno) for lineno, text in entries]
 
 
 def wrap_list(head, items, tail, indent, width=118):

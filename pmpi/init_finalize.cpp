@@ -121,7 +121,8 @@ void mpi_init_thread_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)
 {
   *ierr = haec::pmpi::wrap::Init_thread(__builtin_return_address(0), nullptr, nullptr, *required, provided);
 }
-void mpi_init_thread__(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) __attribute__((alias("mpi_init_thread_")));
+void mpi_init_thread__(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)
+    __attribute__((alias("mpi_init_thread_")));
 void MPI_INIT_THREAD(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) __attribute__((alias("mpi_init_thread_")));
 
 } // extern "C"

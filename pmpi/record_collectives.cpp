@@ -73,8 +73,9 @@ void Gatherv(Recording& rec, const void*, int scount, MPI_Datatype stype, void*,
              MPI_Datatype rtype, int root, MPI_Comm comm)
 {
   if (ti_world(rec, comm, "MPI_Gatherv"))
-    rec.action("gatherv " + ti_cn(scount, stype) + " " + ti_counts(rcounts, comm, rtype, is_root(comm, root, rec), nullptr) +
-               " " + ti_root(comm, root) + " " + types(stype, rtype));
+    rec.action("gatherv " + ti_cn(scount, stype) + " " +
+               ti_counts(rcounts, comm, rtype, is_root(comm, root, rec), nullptr) + " " + ti_root(comm, root) + " " +
+               types(stype, rtype));
 }
 
 void Scatter(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,

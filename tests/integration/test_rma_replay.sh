@@ -14,7 +14,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 py=/usr/bin/python3
 field() { $py -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$1/summary.json" "$2"; }
-same() { $py -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b) <= 1e-9*max(a,b) else 1)' "$1" "$2"; }
+same() { # relative 1e-9
+  $py -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b) <= 1e-9*max(a,b) else 1)' "$1" "$2"
+}
 
 check() { # name "run options" app args...
   local name=$1 opts=$2; shift 2
@@ -60,5 +62,6 @@ grep -qE "^0 haec_put 0 [0-9]+ 192 6 [0-9]+ 192 6\$" t/halo.txt_files/rank-0.txt
 
 # Determinism: a second replay is bit-identical.
 "$haec" run --platform haec-box:2x2x2 -np 8 --link dor --power --replay t/halo_box.txt --out rep2 --quiet
-[ "$(field rep2 makespan_s)" = "$(field rep_halo_box makespan_s)" ] || { echo "FAIL: replay not deterministic"; exit 1; }
+[ "$(field rep2 makespan_s)" = "$(field rep_halo_box makespan_s)" ] ||
+  { echo "FAIL: replay not deterministic"; exit 1; }
 echo PASS

@@ -81,7 +81,8 @@ int compile(const std::string& driver, bool fortran, const std::vector<std::stri
     argv.insert(argv.end(), flags.begin(), flags.end());
   }
   argv.insert(argv.end(), args.begin(), args.end());
-  bool links = std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-c" || a == "-S" || a == "-E"; });
+  const bool links =
+      std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-c" || a == "-S" || a == "-E"; });
   if (links) {
     std::string lib = pmpi_library_dir();
     argv.insert(argv.end(), {"-L" + lib, "-Wl,--no-as-needed", "-lhaec_pmpi", "-Wl,--as-needed", "-Wl,-rpath," + lib});
