@@ -112,11 +112,16 @@ grep -q "received *7 *2.5" run_ping/stdout.txt || fail "ping output: $(cat run_p
 [ "$(field run_ping app_messages)" = "2" ] || fail "ping: app_messages $(field run_ping app_messages)"
 grep -q "^0,1,2,12$" run_ping/traffic_matrix.csv || fail "ping traffic: $(cat run_ping/traffic_matrix.csv)"
 
-# Without libhaec_pmpi: haec trace record says how to build it.
-smpiff -fallow-argument-mismatch ping.f -o ping_plain 2> /dev/null
-set +e
-"$haec" trace record --platform cluster:2 -np 2 --out t/plain.txt -- ./ping_plain > /dev/null 2> plain.err
-rc=$?
-set -e
-[ $rc -eq 2 ] && grep -q "haec cc, cxx, f77 or fc" plain.err || fail "plain program: exit $rc, $(cat plain.err)"
+# Without libhaec_pmpi: haec trace record says how to build it. (A sanitizer build's haec run
+# preloads libhaec_pmpi, docs/SANITIZERS.md, so there every program reaches it.)
+if grep -q '^HAEC_SANITIZE:STRING=.' "$build/CMakeCache.txt" 2> /dev/null; then
+  echo "skipped under the sanitizers: the plain program (haec run preloads libhaec_pmpi)"
+else
+  smpiff -fallow-argument-mismatch ping.f -o ping_plain 2> /dev/null
+  set +e
+  "$haec" trace record --platform cluster:2 -np 2 --out t/plain.txt -- ./ping_plain > /dev/null 2> plain.err
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] && grep -q "haec cc, cxx, f77 or fc" plain.err || fail "plain program: exit $rc, $(cat plain.err)"
+fi
 echo PASS
