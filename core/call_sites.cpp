@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 #include <unordered_map>
@@ -57,6 +58,8 @@ struct Calls {
     bool enter;
   };
   std::vector<Event> events;
+  std::unordered_map<long, size_t> last_event;                   // pid -> its last event
+  std::unordered_map<const sg4::Activity*, size_t> entry_burst; // exec -> the entry it delays
   std::unordered_map<long, int> rank_of_pid;
 };
 
@@ -118,6 +121,8 @@ void write_events(const std::string& dir)
   Calls& c = calls();
   if (!cfg_events || !c.reporting)
     return;
+  std::stable_sort(c.events.begin(), c.events.end(),
+                   [](const Calls::Event& a, const Calls::Event& b) { return a.time < b.time; });
   std::string out = "time,rank,event,site\n";
   for (auto const& e : c.events)
     out += units::exact(e.time) + "," + std::to_string(c.rank_of_pid.count(e.pid) ? c.rank_of_pid[e.pid] : -1) +
@@ -139,6 +144,30 @@ void write_regions(const std::string& dir)
         << units::exact(c.stats[r].flops) << ',' << units::exact(c.stats[r].seconds) << '\n';
   }
   write_file_atomic(dir + "/regions.csv", out.str());
+}
+
+// In emulation SMPI charges the application's computation since the previous call when the next
+// call starts (its benchmark), i.e. after that call's entry was reported; replay computes first,
+// then enters the action. An entry's time in events.csv is therefore the end of the computation
+// that runs right after it, so that both modes read alike and compute time is not MPI time.
+void follow_entry_bursts()
+{
+  sg4::Exec::on_start_cb([](sg4::Exec const& exec) {
+    Calls& c = calls();
+    if (sg4::Actor::self() == nullptr || exec.get_name() != "computation")
+      return;
+    auto it = c.last_event.find(sg4::this_actor::get_pid());
+    if (it != c.last_event.end() && c.events[it->second].enter)
+      c.entry_burst[&exec] = it->second;
+  });
+  sg4::Activity::on_completion_cb([](sg4::Activity const& a) {
+    Calls& c = calls();
+    auto it  = c.entry_burst.find(&a);
+    if (it == c.entry_burst.end())
+      return;
+    c.events[it->second].time = a.get_finish_time() >= 0 ? a.get_finish_time() : sg4::Engine::get_clock();
+    c.entry_burst.erase(it);
+  });
 }
 
 struct Registration {
@@ -169,11 +198,14 @@ struct Registration {
     add_results_writer(write_regions);
     add_results_writer(write_events);
     sg4::Engine::on_platform_created_cb([] {
-      if (cfg_events)
-        add_mpi_call_observer([](const MpiCall& call) {
-          rank_of(call.pid); // while the actor lives
-          calls().events.push_back({call.time, call.pid, call.site, call.enter});
-        });
+      if (!cfg_events)
+        return;
+      add_mpi_call_observer([](const MpiCall& call) {
+        rank_of(call.pid); // while the actor lives
+        calls().events.push_back({call.time, call.pid, call.site, call.enter});
+        calls().last_event[call.pid] = calls().events.size() - 1;
+      });
+      follow_entry_bursts();
     });
   }
 } registration;

@@ -63,13 +63,16 @@ size_t identifying_fields(const std::string& action)
 
 namespace haec::suite {
 void register_extra_replay_actions(); // replay_extra_actions.cpp
+void register_rma_replay_actions();   // replay_rma_actions.cpp
 }
 
 void xbt_replay_action_register(const char* action_name, const action_fun& function)
 {
   const std::string action = action_name;
-  if (action == "init") // SMPI registers its actions for a rank: ours go with them
+  if (action == "init") { // SMPI registers its actions for a rank: ours go with them
     haec::suite::register_extra_replay_actions();
+    haec::suite::register_rma_replay_actions();
+  }
   if (action == "compute" || action == "sleep") { // the computation between calls, not a call
     real_register()(action_name, function);
     return;

@@ -111,8 +111,8 @@ int record(RecordOptions o)
       const fs::path f = stage / "ranks" / ("rank-" + std::to_string(r2) + ".txt");
       if (!fs::exists(f))
         throw InputError("haec trace record " + app[0], "rank " + std::to_string(r2) + " left no trace",
-                         "build the program with `haec cc` (it must call MPI through libhaec_pmpi) and let every rank "
-                         "reach MPI_Finalize");
+                         "build it with haec cc, cxx, f77 or fc (MPI through libhaec_pmpi) and let every rank reach "
+                         "MPI_Finalize");
       trace::check_ti_rank_text(read_file(f.string(), "TI trace"), f.string(), r2, ranks);
       list_text += (files / f.filename()).string() + "\n";
     }
