@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -57,6 +58,8 @@ struct Calls {
   std::unordered_map<const sg4::Activity*, uint32_t> running; // exec -> region
   std::vector<RegionStats> stats;                             // by region id
   std::vector<Event> events;
+  std::unordered_map<long, size_t> last_event;                  // pid -> its last event
+  std::unordered_map<const sg4::Activity*, size_t> entry_burst; // exec -> the entry it delays
   std::set<int> finalized; // ranks that entered MPI_Finalize
   // iteration boundaries, when a plugin subscribed to them
   bool iterations_on = false;
@@ -154,6 +157,7 @@ void on_computation_ended(const ComputationEnded& e)
 std::string events_csv()
 {
   Calls& c = calls();
+  std::stable_sort(c.events.begin(), c.events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
   std::string out = "time,rank,event,site\n";
   for (auto const& e : c.events)
     out += units::exact(e.time) + "," + std::to_string(rank_of(e.pid)) + (e.enter ? ",enter," : ",exit,") +
@@ -175,6 +179,38 @@ std::string regions_csv()
   return out.str();
 }
 
+void record_event(const MpiCall& call)
+{
+  Calls& c = calls();
+  rank_of(call.pid); // while the actor lives
+  c.events.push_back({call.time, call.pid, call.site, call.enter});
+  c.last_event[call.pid] = c.events.size() - 1;
+}
+
+// In emulation SMPI charges the application's computation since the previous call when the next
+// call starts (its benchmark), i.e. after that call's entry was reported; replay computes first,
+// then enters the action. An entry's time in events.csv is therefore the end of the computation
+// that runs right after it, so that both modes read alike and compute time is not MPI time.
+void follow_entry_bursts()
+{
+  bus().computation_started.subscribe([](const ComputationStarted& e) {
+    Calls& c = calls();
+    if (e.pid < 0 || e.exec.get_name() != "computation")
+      return;
+    auto it = c.last_event.find(e.pid);
+    if (it != c.last_event.end() && c.events[it->second].enter)
+      c.entry_burst[&e.exec] = it->second;
+  });
+  bus().computation_ended.subscribe([](const ComputationEnded& e) {
+    Calls& c = calls();
+    auto it  = c.entry_burst.find(&e.exec);
+    if (it == c.entry_burst.end())
+      return;
+    c.events[it->second].time = e.end;
+    c.entry_burst.erase(it);
+  });
+}
+
 } // namespace
 
 namespace parts {
@@ -187,11 +223,10 @@ void start_calls()
     bus().computation_ended.subscribe(on_computation_ended);
   }
   c.events_on = settings().boolean("haec/events");
-  if (c.events_on)
-    bus().mpi_calls.subscribe([](const MpiCall& call) {
-      rank_of(call.pid); // while the actor lives
-      calls().events.push_back({call.time, call.pid, call.site, call.enter});
-    });
+  if (c.events_on) {
+    bus().mpi_calls.subscribe(record_event);
+    follow_entry_bursts();
+  }
   // Which ranks reach MPI_Finalize (ranks_finalized check): one lookup per call, recording only.
   if (recording())
     bus().mpi_calls.subscribe([](const MpiCall& call) {

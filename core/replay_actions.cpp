@@ -186,6 +186,7 @@ void register_wrapped(const char* action_name, const action_fun& function)
 } // namespace
 
 void register_extra_replay_actions();   // replay_extra_actions.cpp
+void register_rma_replay_actions();     // replay_rma_actions.cpp
 size_t unfinished_collectives();        // replay_extra_actions.cpp
 
 bool replaying()
@@ -215,6 +216,7 @@ void xbt_replay_action_register(const char* action_name, const action_fun& funct
   if (action == "init") { // SMPI registers its actions for a rank: ours go with them
     replay_seen = true;
     register_extra_replay_actions();
+    register_rma_replay_actions();
   }
   if (action == "compute" || action == "sleep") // the computation between calls, not a call
     real_register()(action_name, function);

@@ -41,6 +41,25 @@ mapping::CommMatrix matrix_of(const RunRecord::PairCounts& traffic, int ranks)
   return m;
 }
 
+void read_traffic(const json& t, RunDescription& d, const std::string& path, const std::string& fix)
+{
+  d.traffic_file = t.at("file").get<std::string>();
+  mapping::CommMatrix m;
+  m.ranks = t.at("ranks").get<int>();
+  if (m.ranks < 0 || m.ranks > 1 << 16)
+    throw InputError(path, "traffic matrix of " + std::to_string(m.ranks) + " ranks", fix);
+  m.messages.assign(static_cast<size_t>(m.ranks) * m.ranks, 0);
+  m.bytes.assign(m.messages.size(), 0);
+  for (auto const& c : t.at("cells")) {
+    const int s = c.at(0).get<int>(), r = c.at(1).get<int>();
+    if (s < 0 || r < 0 || s >= m.ranks || r >= m.ranks)
+      throw InputError(path, "traffic cell outside the matrix", fix);
+    m.messages[static_cast<size_t>(s) * m.ranks + r] = c.at(2).get<uint64_t>();
+    m.bytes[static_cast<size_t>(s) * m.ranks + r]    = c.at(3).get<uint64_t>();
+  }
+  d.traffic = std::move(m);
+}
+
 } // namespace
 
 std::string to_json_text(const RunDescription& d)
@@ -56,8 +75,14 @@ std::string to_json_text(const RunDescription& d)
   j["strategy"] = d.strategy;
   if (d.seed)
     j["seed"] = *d.seed;
-  if (!d.traffic.empty())
-    j["traffic"] = d.traffic;
+  if (d.traffic) { // non-zero cells: [src, dst, messages, bytes]
+    json cells = json::array();
+    for (int s = 0; s < d.traffic->ranks; ++s)
+      for (int t = 0; t < d.traffic->ranks; ++t)
+        if (d.traffic->msgs(s, t))
+          cells.push_back({s, t, d.traffic->msgs(s, t), d.traffic->bytes[static_cast<size_t>(s) * d.traffic->ranks + t]});
+    j["traffic"] = {{"file", d.traffic_file}, {"ranks", d.traffic->ranks}, {"cells", cells}};
+  }
   j["placement"] = d.placement;
   json coords    = json::array();
   for (auto const& [node, c] : d.coords)
@@ -82,7 +107,8 @@ RunDescription read_run_description(const std::string& path)
     d.strategy  = j.at("strategy").get<std::string>();
     if (j.contains("seed"))
       d.seed = j.at("seed").get<uint64_t>();
-    d.traffic   = j.value("traffic", "");
+    if (j.contains("traffic"))
+      read_traffic(j.at("traffic"), d, path, fix);
     d.placement = j.at("placement").get<std::vector<int>>();
     for (auto const& c : j.at("coords"))
       d.coords[c.at(0).get<int>()] = {c.at(1).get<int>(), c.at(2).get<int>(), c.at(3).get<int>()};
@@ -101,14 +127,8 @@ RunDescription read_run_description(const std::string& path)
 std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const RunRecord& record,
                                                   bool messages_observed)
 {
-  if (!d.traffic.empty()) {
-    const std::string head = read_file(d.traffic, "--traffic").substr(0, 17);
-    mapping::CommMatrix m = head == "src_rank,dst_rank" ? mapping::read_traffic_matrix(d.traffic)
-                                                        : mapping::read_ti_trace(d.traffic);
-    if (m.ranks > d.ranks)
-      return std::nullopt;
-    return padded(m, d.ranks);
-  }
+  if (d.traffic)
+    return d.traffic->ranks > d.ranks ? std::nullopt : std::optional<mapping::CommMatrix>(padded(*d.traffic, d.ranks));
   if (!messages_observed)
     return std::nullopt;
   return matrix_of(record.traffic(), d.ranks);

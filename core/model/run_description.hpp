@@ -24,7 +24,8 @@ struct RunDescription {
   std::string program, trace;   // one of them, as given
   std::string strategy;         // the mapping (mapping.txt's first line)
   std::optional<uint64_t> seed; // random mappings
-  std::string traffic;          // --traffic file for the metrics ("": the run's own messages)
+  std::string traffic_file;     // --traffic as given ("": none)
+  std::optional<mapping::CommMatrix> traffic; // its matrix, read by haec run: the metrics use it
   std::vector<int> placement;   // rank -> node index (the platform's xyz order)
   std::map<int, std::array<int, 3>> coords; // node index -> coordinates, for the nodes used
 };
@@ -33,7 +34,7 @@ std::string to_json_text(const RunDescription& d);
 // Throws haec::InputError naming `path` when the file is not a run description.
 RunDescription read_run_description(const std::string& path);
 
-// The matrix the metrics are computed from: the --traffic file when given, else the run's own
+// The matrix the metrics are computed from: the --traffic matrix when given, else the run's own
 // logical messages (nullopt when they were not observed).
 std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const RunRecord& record,
                                                   bool messages_observed);

@@ -50,6 +50,16 @@ int trace_ranks(const std::string& trace)
   return n;
 }
 
+// A communication-aware strategy: it needs a matrix (an unknown name is place_ranks' error).
+bool needs_matrix(const std::string& strategy)
+{
+  try {
+    return mapping::needs_matrix(mapping::parse_strategy(strategy));
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 // What the run needs once every option is checked.
 struct Plan {
   std::string app_path, trace; // absolute: the program, or the trace to replay
@@ -88,8 +98,8 @@ void resolve_inputs(RunOptions& o, Plan& p)
       o.place.ranks = trace_ranks(p.trace);
     else
       read_file(p.trace, "--replay");
-    if (o.place.traffic.empty() && o.place.strategy == "min-md")
-      o.place.traffic = p.trace; // the trace gives min-md its matrix
+    if (o.place.traffic.empty() && needs_matrix(o.place.strategy))
+      o.place.traffic = p.trace; // the trace gives the mapping its matrix
   }
   if (!o.np_given && o.replay.empty())
     throw InputError("haec run", "the number of ranks is missing", "give -np N");
@@ -135,8 +145,10 @@ core::RunDescription describe(const RunOptions& o, const Plan& p)
   d.strategy = p.placement.strategy;
   if (d.strategy == "random")
     d.seed = o.place.seed;
-  if (!o.place.traffic.empty() && o.place.traffic != p.trace)
-    d.traffic = fs::absolute(o.place.traffic).string();
+  if (!o.place.traffic.empty() && o.place.traffic != p.trace) { // --traffic: the metrics use its matrix
+    d.traffic_file = o.place.traffic;
+    d.traffic      = p.placement.matrix;
+  }
   d.placement = p.placement.assignment;
   for (int node : d.placement)
     d.coords[node] = p.platform.nodes.at(static_cast<size_t>(node)).coords;
@@ -375,12 +387,13 @@ void add_run_options(CLI::App* run, RunOptions& o)
                   "Platform: haec-box:XxYxZ, mesh:AxBxC, torus:AxBxC, cluster:N (with ,key=value options, see "
                   "`haec platform --help`), a platform.json or a SimGrid XML file")
       ->capture_default_str();
-  run->add_option("--map", o.place.strategy, "Rank placement strategy: xyz, block-xyz, random, min-md")
+  run->add_option("--map", o.place.strategy, "Rank placement strategy: " + mapping::strategy_list())
       ->capture_default_str();
   run->add_option("--hostfile", o.place.hostfile, "SMPI hostfile to use instead of a strategy (host or host:count per line)");
   run->add_option("--mapping-file", o.place.mapping_file, "HAEC-SIM mapping file to use instead of a strategy");
   run->add_option("--traffic", o.place.traffic,
-                  "Communication matrix for min-md and the mapping metrics: a traffic_matrix.csv or a TI trace");
+                  "Communication matrix for the communication-aware strategies and the mapping metrics: a "
+                  "traffic_matrix.csv, a MapLib *.size.csv / *.count.csv or a TI trace");
   run->add_option("--seed", o.seed, "Seed of the random mapping (a non-negative integer)")->capture_default_str();
   run->add_option("--link", o.link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
       ->capture_default_str();

@@ -83,8 +83,8 @@ std::string checked_list(const fs::path& ranks_dir, const fs::path& files, int r
     const fs::path f = ranks_dir / ("rank-" + std::to_string(r) + ".txt");
     if (!fs::exists(f))
       throw InputError("haec trace record " + program, "rank " + std::to_string(r) + " left no trace",
-                       "build the program with `haec cc` (it must call MPI through libhaec_pmpi) and let every rank "
-                       "reach MPI_Finalize");
+                       "build it with haec cc, cxx, f77 or fc (MPI through libhaec_pmpi) and let every rank reach "
+                       "MPI_Finalize");
     trace::check_ti_rank_text(read_file(f.string(), "TI trace"), f.string(), r, ranks);
     list_text += (files / f.filename()).string() + "\n";
   }
