@@ -6,11 +6,11 @@
 // peer and tag) in emulation, the replayed action ("MPI_Recv@trace:1:0": peer, tag) in replay.
 // Only runs that write results (haec/out) are changed; a bare preload stays a no-op.
 #include "blocked_ranks.hpp"
-#include "mpi_calls.hpp"
-#include "run_context.hpp"
+#include "core_parts.hpp"
+#include "run.hpp"
+#include "site_table.hpp"
 #include "text.hpp"
 
-#include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
@@ -24,7 +24,7 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_deadlock, smpi, "haec-smpi: deadlock report
 
 namespace sg4 = simgrid::s4u;
 
-namespace haec::suite {
+namespace haec::core {
 namespace {
 
 constexpr size_t kLineBudget = 240;
@@ -47,7 +47,7 @@ std::map<int, bool>& ended_ranks() // rank -> reached MPI_Finalize
   return ended;
 }
 
-int rank_of(const sg4::Actor& actor)
+int actor_rank(const sg4::Actor& actor)
 {
   const char* rank = actor.get_property("rank");
   return rank ? std::atoi(rank) : -1;
@@ -82,9 +82,9 @@ void replay_peer(const std::string& text, int rank, BlockedRank& b)
 BlockedRank blocked_rank(const sg4::Actor& actor)
 {
   BlockedRank b;
-  b.rank            = rank_of(actor);
+  b.rank            = actor_rank(actor);
   const long pid    = actor.get_pid();
-  const uint32_t in = pending_site(pid);
+  const uint32_t in = parts::pending_site(pid);
   if (in == kNoSite)
     return b; // call unknown: not built with haec cc, or blocked outside the calls we see
   b.call                  = function_of(in);
@@ -106,7 +106,7 @@ void report_deadlock()
     return;
   std::vector<BlockedRank> blocked;
   for (auto const& actor : sg4::Engine::get_instance()->get_all_actors())
-    if (rank_of(*actor) >= 0)
+    if (actor_rank(*actor) >= 0)
       blocked.push_back(blocked_rank(*actor));
   std::vector<int> ended;
   for (auto const& [rank, finalized] : ended_ranks())
@@ -117,14 +117,7 @@ void report_deadlock()
   std::fprintf(stderr, "haec: %s\n", text::one_line(line).c_str());
   if (full.size() + 10 > line.size())
     XBT_INFO("every blocked rank: %s", full.c_str());
-  add_summary_entry("status", "\"failed\"");
-  add_summary_entry("failure", nlohmann::json(line).dump());
-  // After the results are written (summary.json marked failed): this callback is connected after
-  // the suite's own, and signals run in connection order.
-  sg4::Engine::on_simulation_end_cb([] {
-    std::fflush(nullptr);
-    std::_Exit(kDeadlockStatus);
-  });
+  parts::mark_run_failed(line, kDeadlockStatus); // run_end.cpp writes summary.json marked failed, then exits 4
 }
 
 struct Registration {
@@ -132,29 +125,29 @@ struct Registration {
   {
     sg4::Engine::on_deadlock_cb(report_deadlock);
     sg4::Actor::on_termination_cb([](sg4::Actor const& actor) {
-      const int rank = rank_of(actor);
-      if (rank < 0 || !pmpi_reporting())
+      const int rank = actor_rank(actor);
+      if (rank < 0 || !calls_reported())
         return;
       const long pid = actor.get_pid();
-      ended_ranks()[rank] = function_of(pending_site(pid)) == "MPI_Finalize" ||
-                            function_of(previous_site(pid)) == "MPI_Finalize";
+      ended_ranks()[rank] = function_of(parts::pending_site(pid)) == "MPI_Finalize" ||
+                            function_of(parts::previous_site(pid)) == "MPI_Finalize";
     });
   }
 } registration;
 
 } // namespace
-} // namespace haec::suite
+} // namespace haec::core
 
 // Called by our PMPI layer (weak reference there) right after haec_suite_mpi_enter for calls
 // with one peer: its world rank and the tag (-1 when unknown, e.g. MPI_ANY_SOURCE).
 extern "C" void haec_suite_mpi_peer(int peer_world_rank, int tag)
 {
-  using namespace haec::suite;
+  using namespace haec::core;
   if (sg4::Actor::self() == nullptr)
     return;
   const long pid = sg4::this_actor::get_pid();
   auto& reports  = peer_reports();
   if (pid >= static_cast<long>(reports.size()))
     reports.resize(static_cast<size_t>(pid) + 1);
-  reports[static_cast<size_t>(pid)] = {pending_site(pid), peer_world_rank, tag};
+  reports[static_cast<size_t>(pid)] = {parts::pending_site(pid), peer_world_rank, tag};
 }

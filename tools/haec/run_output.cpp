@@ -61,11 +61,11 @@ fs::path make_stage(const std::string& given, const fs::path& out)
 void check_map_out(const std::string& dir, bool force)
 {
   if (dir.empty())
-    throw InputError("--out ''", "is empty", "give the directory receiving hostfile and mapping.txt");
+    throw InputError("--out ''", "is empty", "give the directory receiving hostfile, mapping.txt and metrics.json");
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--out " + dir, "is an existing file, not a directory", "choose another name");
-  for (const char* name : {"hostfile", "mapping.txt"})
+  for (const char* name : {"hostfile", "mapping.txt", "metrics.json"})
     if (!force && fs::exists(fs::path(dir) / name, ec))
       throw InputError("--out " + dir, "already holds " + std::string(name),
                        "choose another directory or add --force to replace it");

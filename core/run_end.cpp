@@ -1,0 +1,143 @@
+// The end of a recording run: every part of the core and every plugin contributes its files,
+// summary entries and checks; a failed check fails the run (exit 3) before anything is written;
+// otherwise the files are written, summary.json last.
+#include "checks.hpp"
+#include "core_parts.hpp"
+#include "input_error.hpp"
+#include "run.hpp"
+#include "topology.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace sg4 = simgrid::s4u;
+
+namespace haec::core {
+namespace {
+
+std::vector<std::function<void(Results&)>>& writers()
+{
+  static std::vector<std::function<void(Results&)>> list;
+  return list;
+}
+
+std::string simgrid_version()
+{
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  return std::to_string(major) + "." + std::to_string(minor) + (patch ? "." + std::to_string(patch) : "");
+}
+
+// platform, ranks, mode, program or trace, and the mapping with its metrics.
+void add_description(Results& results, bool observed)
+{
+  auto const& d = parts::run_description();
+  if (!d)
+    return;
+  std::optional<mapping::Metrics> metrics;
+  if (auto matrix = metrics_matrix(*d, parts::run_record(), observed)) {
+    std::function<int(int, int)> hops;
+    if (const platform::Topology* t = parts::loaded_topology())
+      hops = [t](int a, int b) { return t->dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b)); };
+    metrics = mapping_metrics(*d, *matrix, hops);
+  }
+  add_run_description(results, *d, metrics);
+}
+
+void add_core_results(Results& results)
+{
+  const bool observed = calls_reported(); // PMPI layer, or a replay
+  add_run_record(results, parts::run_record(),
+                 RecordOutput{settings().boolean("haec/messages"), observed});
+  results.add_summary("simgrid_version", nlohmann::json(simgrid_version()).dump());
+  parts::add_call_results(results);
+  parts::add_transfer_results(results);
+  parts::add_replay_results(results);
+  if (observed)
+    results.add_check(traffic_matrix_total(*results.file("traffic_matrix.csv"), parts::run_record().logical_messages()));
+  else
+    results.add_check(not_checked("traffic_matrix_total", "the application's messages were not observed (no PMPI "
+                                                          "layer: build it with haec cc)"));
+}
+
+struct RunFailure {
+  std::string what; // empty: the run has not failed
+  int status = 0;
+};
+
+RunFailure& run_failure()
+{
+  static RunFailure failure;
+  return failure;
+}
+
+// Contributions from the core and every plugin. A bad input found only now (e.g. a workload
+// naming a region the program never entered) is still bad input: exit 2.
+Results collect_results()
+{
+  Results results;
+  try {
+    add_core_results(results);
+    for (auto const& w : writers())
+      w(results);
+    add_description(results, calls_reported());
+  } catch (const InputError& e) {
+    reject_setting(e.what());
+  } catch (const std::exception& e) {
+    fail_run(e.what());
+  }
+  return results;
+}
+
+void on_simulation_end()
+{
+  if (!recording())
+    return;
+  Results results          = collect_results();
+  const RunFailure& failed = run_failure();
+  if (failed.what.empty()) {
+    if (const Check* bad = results.first_failure())
+      fail_run("check " + bad->name + " failed: " + bad->figures);
+  } else { // kept for --keep-failed, marked so that nobody takes it for a result
+    results.add_summary("status", nlohmann::json("failed").dump());
+    results.add_summary("failure", nlohmann::json(failed.what).dump());
+  }
+  nlohmann::ordered_json head;
+  head["makespan_s"] = sg4::Engine::get_clock();
+  try {
+    results.write(settings().text("haec/out"), head);
+  } catch (const std::exception& e) { // a full disk, an I/O error: the simulation failed (exit 3)
+    fail_run("cannot write the results: " + std::string(e.what()));
+  }
+  if (!failed.what.empty()) {
+    std::fflush(nullptr);
+    std::_Exit(failed.status);
+  }
+}
+
+struct Registration {
+  Registration() { sg4::Engine::on_simulation_end_cb(on_simulation_end); }
+} registration;
+
+} // namespace
+
+namespace parts {
+
+void mark_run_failed(const std::string& failure, int status)
+{
+  run_failure() = RunFailure{failure, status};
+}
+
+} // namespace parts
+
+void add_results_writer(std::function<void(Results& results)> writer)
+{
+  writers().push_back(std::move(writer));
+}
+
+} // namespace haec::core
