@@ -4,7 +4,7 @@
 apps/lu_like and apps/bt_like are recorded once as time-independent traces (DIMS ranks), then
 replayed on a DIMS mesh and torus with Gemini-like links (9.375 GB/s, 1.27 us), under the xyz and
 min-md mappings (min-md from the trace's traffic), with DOR_r, PNC_r and NCD_r (loss p per link,
-preset paper by default: MODELS.md 3.2 Table 2). Writes:
+preset paper by default: docs/MODELS.md 3.2 Table 2). Writes:
   OUT/transfer_times.csv  app,topology,mapping,model,bytes,count,mean_transfer_us   (Tables 3-6)
   OUT/hops.csv            app,topology,mapping,total_hops,messages                  (Tables 7-8)
   OUT/summary.md          the tables as in the paper, and the two published trends checked

@@ -1,5 +1,5 @@
 // cluster:N,preset=taurus carries the taurus-8 calibration (002 Figure 8.7) through the platform
-// spec and platform.json, and the power model reads it back as MODELS.md §4 converts it.
+// spec and platform.json, and the power model reads it back as docs/MODELS.md §4 converts it.
 #include "input_error.hpp"
 #include "platform_spec.hpp"
 #include "power_profile.hpp"
