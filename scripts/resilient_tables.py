@@ -127,7 +127,7 @@ def main():
                     checked.append(big)
                     if not (n <= p * (1 + 1e-9) and p <= d * (1 + 1e-9)):
                         failures.append(f"{app} {topo} {mapping} {big} B: NCD_r {n:.2f} PNC_r {p:.2f} DOR_r {d:.2f} us")
-    md.append("\n## Total hops of all point-to-point transfers (Tables 7-8)\n")
+    md.append("\n## Transfer hops of all point-to-point transfers (Tables 7-8)\n")
     md.append("| topology | mapping | " + " | ".join(app_commands(a.build, a.iters)) + " |")
     md.append("|---|---|" + "---|" * len(app_commands(a.build, a.iters)))
     total = {(h["app"], h["topology"], h["mapping"]): h["transfer_hops"] for h in hops}
