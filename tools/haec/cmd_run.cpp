@@ -153,7 +153,7 @@ core::RunDescription describe(const RunOptions& o, const Plan& p)
   for (int node : d.placement) {
     d.coords[node] = p.platform.nodes.at(static_cast<size_t>(node)).coords;
     if (!p.platform.topology) // XML: the core measures hops on SimGrid's routes between these hosts
-      d.hosts[node] = p.platform.nodes.at(static_cast<size_t>(node)).name;
+      d.hosts[node] = p.platform.nodes.at(static_cast<size_t>(node)).host;
   }
   return d;
 }
