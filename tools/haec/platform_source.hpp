@@ -20,6 +20,7 @@ struct ResolvedPlatform {
   std::vector<mapping::Node> nodes;                 // xyz order
   std::array<int, 3> dims{1, 1, 1};
   std::set<std::string> host_properties;            // XML platforms: the haec:* properties some host has
+  std::string host_without_power;                   // first host with no power profile, "" if none
   int hops(int a, int b) const;                     // route length between node indices
 };
 
