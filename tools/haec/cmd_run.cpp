@@ -105,6 +105,23 @@ void resolve_inputs(RunOptions& o, Plan& p)
     throw InputError("haec run", "the number of ranks is missing", "give -np N");
 }
 
+// Energy (--power, or an option implying it) on a host without a power profile would report 0 J
+// for it: refused, naming the host and the fix.
+void check_power_profiles(const RunOptions& o, const ResolvedPlatform& platform)
+{
+  const char* option = !o.governor.empty()   ? "--governor"
+                       : !o.workloads.empty() ? "--workloads"
+                       : o.power_series       ? "--power-series"
+                       : o.power              ? "--power"
+                                              : nullptr;
+  if (option == nullptr || platform.host_without_power.empty())
+    return;
+  throw InputError("--platform " + o.platform,
+                   "host " + platform.host_without_power + " has no power profile, which " + option + " needs",
+                   platform.topology ? "add wattage=idle:epsilon:all_cores/... (one per pstate) to the spec"
+                                     : "give every host a wattage_per_state property (idle:epsilon:all_cores per pstate)");
+}
+
 // Everything checked before the disk is touched.
 Plan prepare(RunOptions& o)
 {
@@ -119,6 +136,7 @@ Plan prepare(RunOptions& o)
                          std::to_string(o.place.ranks - 1),
                      "use ranks below -np");
   check_simgrid_settings(simgrid_settings(o));
+  check_power_profiles(o, p.platform);
   p.placement = place_ranks(p.platform, o.place);
   if (!p.trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
     trace::check_ti_trace(p.trace, o.place.ranks);

@@ -24,8 +24,19 @@ void fill_from_topology(ResolvedPlatform& p)
 {
   const auto& topo = *p.topology;
   p.dims           = topo.spec().dims;
+  if (topo.spec().node.wattage_per_state.empty() && topo.spec().node.wattage_calibration.empty())
+    p.host_without_power = topo.host_name(0); // every node has the same profile
   for (uint32_t n = 0; n < topo.num_nodes(); ++n)
     p.nodes.push_back({topo.host_name(n), topo.coords(n)});
+}
+
+// Whether a host names its power: a profile, or the old SimGrid names (the power plugin explains those).
+bool names_power(const simgrid::s4u::Host& host)
+{
+  for (const char* name : {"wattage_per_state", "haec:wattage_calibration", "watt_per_state", "watt_off"})
+    if (host.get_property(name) != nullptr)
+      return true;
+  return false;
 }
 
 // In the child: after the hosts, a line "routes" and per source host the links of SimGrid's route
@@ -58,8 +69,8 @@ void read_route_links(std::istream& in, ResolvedPlatform& p)
 }
 
 // SimGrid aborts on many XML errors, so the platform is loaded in a child process that reports
-// its hosts ("name x,y,z haec:prop,..." per line, "-" for none) and their routes' lengths through a
-// pipe; a failure becomes one line of ours.
+// its hosts ("name x,y,z haec:prop,... power|none" per line, "-" for none) and their routes' lengths
+// through a pipe; a failure becomes one line of ours.
 void fill_from_xml(ResolvedPlatform& p)
 {
   if (!std::filesystem::is_regular_file(p.xml_path))
@@ -74,7 +85,8 @@ void fill_from_xml(ResolvedPlatform& p)
         for (auto const& [key, value] : *all)
           if (key.rfind("haec:", 0) == 0)
             props += (props.empty() ? "" : ",") + key;
-      std::printf("%s %s %s\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str());
+      std::printf("%s %s %s %s\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str(),
+                  names_power(*host) ? "power" : "none");
     }
     print_route_links(engine->get_all_hosts());
   });
@@ -92,8 +104,10 @@ void fill_from_xml(ResolvedPlatform& p)
       break;
     }
     std::istringstream ls(line);
-    std::string name, coords, props;
-    ls >> name >> coords >> props;
+    std::string name, coords, props, power;
+    ls >> name >> coords >> props >> power;
+    if (power == "none" && p.host_without_power.empty())
+      p.host_without_power = name;
     mapping::Node node{name, {index, 0, 0}};
     int x, y, z;
     if (coords != "-" && std::sscanf(coords.c_str(), "%d,%d,%d", &x, &y, &z) == 3)

@@ -23,6 +23,7 @@ struct ResolvedPlatform {
   std::vector<uint16_t> route_links;                // XML platforms: links of SimGrid's route a -> b at a * n + b
   // Whether hops() is known: always on our topologies, on XML platforms up to kRouteTableHosts.
   bool has_route_hops() const { return topology || !route_links.empty(); }
+  std::string host_without_power;                   // first host with no power profile, "" if none
   int hops(int a, int b) const;                     // route length in links between node indices
 };
 
