@@ -23,7 +23,9 @@ const std::vector<std::string>& known_haec_flags()
       "haec/iterations", "haec/dvfs/governor", "haec/dvfs/period", "haec/dvfs/up-threshold",
       "haec/dvfs/down-threshold", "haec/dvfs/min-pstate", "haec/dvfs/max-pstate", "haec/dvfs/switch-latency",
       "haec/dvfs/switch-energy", "haec/dvfs/params", "haec/balance/strategy", "haec/balance/every",
-      "haec/balance/tolerance", "haec/balance/footprint", "haec/balance/pinned"};
+      "haec/balance/tolerance", "haec/balance/footprint", "haec/balance/pinned",
+      // trace replay (core/replay_runner.cpp)
+      "haec/replay/reader"};
   return keys;
 }
 
