@@ -126,7 +126,12 @@ class Bench:
         flags = ["--link", "none"] if which == "b" else ["--link", "dor", "--power", "--governor", "ondemand"]
         candidate = self.haec_run(mode, flags, out)
         run(candidate, out + ".log")  # once, for command.txt
-        return without_suite(os.path.join(out, "command.txt")), candidate
+        # The baseline reads haec's platform and hostfile from a copy: the candidate replaces `out`.
+        keep = out + "-baseline"
+        shutil.rmtree(keep, ignore_errors=True)
+        shutil.copytree(out, keep)
+        base = [a.replace(out + "/", keep + "/") for a in without_suite(os.path.join(out, "command.txt"))]
+        return base, candidate
 
     def compare(self, mode, which, pairs):
         base, cand = self.commands(mode, which)
