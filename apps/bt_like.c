@@ -18,22 +18,17 @@
  * of each, and no collective runs inside the loop. Message contents are real data folded into a
  * 5-vector per rank whose sum, reduced at the end, is the checksum.
  *
- * --mode flops (default): under SMPI the flops are injected with smpi_execute_flops and the app
- * turns smpi/simulate-computation off, so the simulated time depends only on the arguments and the
- * platform. --mode real, or a non-SMPI build: a real floating-point loop of that many flops. */
+ * --mode flops (default): under SMPI the flops are injected with smpi_execute_flops; run with
+ * --cfg smpi/simulate-computation:no and the simulated time depends only on the arguments and the
+ * platform (cost_injection.h). --mode real, or a non-SMPI build: a real floating-point loop of that
+ * many flops. Plain MPI: the app changes no simulator setting. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* smpicc's mpi.h includes smpi/smpi.h, which defines SMPI_SAMPLE_FLOPS; OpenMPI's does not. */
-#ifdef SMPI_SAMPLE_FLOPS
-#define HAVE_SMPI 1
-#include <xbt/config.h>
-#else
-#define HAVE_SMPI 0
-#endif
+#include "cost_injection.h"
 
 #define APP "bt_like"
 #define NV 5
@@ -46,42 +41,6 @@ typedef struct {
   double flops_per_iter;
   int real_mode, help;
 } Options;
-
-/* ---- cost injection (as in stencil_imbalance.c) ---- */
-
-static int inject = 0;
-
-/* Flops mode under SMPI: only the injected flops cost simulated time, not the measured CPU time
- * between MPI calls (about 0.8 us per call, straddling SMPI's 1 us threshold: not reproducible). */
-static void use_injected_cost_only(void)
-{
-#if HAVE_SMPI
-  if (sg_cfg_get_boolean("smpi/simulate-computation")) /* once, not once per rank */
-    sg_cfg_set_boolean("smpi/simulate-computation", "no");
-  inject = 1;
-#endif
-}
-
-volatile double work_sink;
-
-static void charge(double flops)
-{
-#if HAVE_SMPI
-  if (inject) {
-    smpi_execute_flops(flops);
-    return;
-  }
-#endif
-  long n    = (long)(flops / 8.0);
-  double x0 = 0.1, x1 = 0.2, x2 = 0.3, x3 = 0.4;
-  for (long k = 0; k < n; ++k) {
-    x0 = x0 * 0.999999 + 1e-6;
-    x1 = x1 * 0.999999 + 1e-6;
-    x2 = x2 * 0.999999 + 1e-6;
-    x3 = x3 * 0.999999 + 1e-6;
-  }
-  work_sink = x0 + x1 + x2 + x3;
-}
 
 /* ---- decomposition ---- */
 
@@ -292,7 +251,7 @@ int main(int argc, char** argv)
     return 0;
   }
   if (!o.real_mode)
-    use_injected_cost_only();
+    use_injected_cost();
 
   Rank r;
   rank_init(&r, rank, size, (int)o.dims);

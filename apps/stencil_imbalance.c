@@ -22,9 +22,10 @@
  * a 4x4 grid has interior/edge/corner costs 1 : 1.5 : 2, whose idle fractions 50/25/0 % are the
  * shape of thesis Table 9.2.
  *
- * --mode flops (default): under SMPI the cost is injected with smpi_execute_flops and the app turns
- * SMPI's smpi/simulate-computation off, so the real stencil and bookkeeping cost no simulated time
- * and the simulated time depends only on the arguments and the platform. --mode real, or any
+ * --mode flops (default): under SMPI the cost is injected with smpi_execute_flops; run with
+ * --cfg smpi/simulate-computation:no, the real stencil and bookkeeping cost no simulated time and
+ * the simulated time depends only on the arguments and the platform (cost_injection.h). Plain MPI:
+ * the app changes no simulator setting. --mode real, or any
  * non-SMPI build: the cost is a real floating-point loop of that many flops (measured by SMPI's
  * benchmarking under SMPI, hence not reproducible to the microsecond).
  * The field, hence the checksum, depends only on the global domain and the iteration count: it is
@@ -37,13 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* smpicc's mpi.h includes smpi/smpi.h, which defines SMPI_SAMPLE_FLOPS; OpenMPI's does not. */
-#ifdef SMPI_SAMPLE_FLOPS
-#define HAVE_SMPI 1
-#include <xbt/config.h>
-#else
-#define HAVE_SMPI 0
-#endif
+#include "cost_injection.h"
 
 #define APP "stencil_imbalance"
 #define HALO 2        /* halo width of the 4th-order stencil */
@@ -62,50 +57,6 @@ typedef struct {
   Pattern pattern;
   int real_mode, report, help;
 } Options;
-
-/* ---- cost injection ---- */
-
-static int inject = 0; /* flops mode under SMPI */
-
-/* Flops mode under SMPI: only the injected flops may cost simulated time. SMPI would otherwise also
- * charge the measured CPU time between MPI calls, about 0.8 us per call on our machine, which
- * straddles its 1 us cpu-threshold and made two identical runs differ by 1e-5 s (measured). */
-static void use_injected_cost_only(void)
-{
-#if HAVE_SMPI
-  if (sg_cfg_get_boolean("smpi/simulate-computation")) /* once, not once per rank */
-    sg_cfg_set_boolean("smpi/simulate-computation", "no");
-  inject = 1;
-#endif
-}
-
-volatile double work_sink; /* keeps the real loop from being optimised away */
-
-/* Real work of about `flops` floating-point operations: 4 independent multiply-add chains. */
-static void real_work(double flops)
-{
-  long n = (long)(flops / 8.0);
-  double x0 = 0.1, x1 = 0.2, x2 = 0.3, x3 = 0.4;
-  const double a = 0.999999, b = 1e-6;
-  for (long k = 0; k < n; ++k) {
-    x0 = x0 * a + b;
-    x1 = x1 * a + b;
-    x2 = x2 * a + b;
-    x3 = x3 * a + b;
-  }
-  work_sink = x0 + x1 + x2 + x3;
-}
-
-static void charge(double flops)
-{
-#if HAVE_SMPI
-  if (inject) {
-    smpi_execute_flops(flops);
-    return;
-  }
-#endif
-  real_work(flops);
-}
 
 /* ---- deterministic pseudo-random fields ---- */
 
@@ -509,7 +460,7 @@ int main(int argc, char** argv)
     return 0;
   }
   if (!o.real_mode)
-    use_injected_cost_only();
+    use_injected_cost();
 
   Block b;
   block_init(&b, rank, size, (int)o.dims, cube_side(o.size, o.dims));

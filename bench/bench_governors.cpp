@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 
 using namespace haec::dvfs;
+using haec::iterations::IterationDetector;
 
 namespace {
 

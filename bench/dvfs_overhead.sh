@@ -13,7 +13,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 P=cluster:16,preset=taurus-node
-"$haec" trace record --platform $P -np 16 --out t/s.txt --quiet -- "$build/bin/stencil_imbalance" --iters "$iterations" > /dev/null
+"$haec" trace record --platform $P -np 16 --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters "$iterations" > /dev/null
 governors=(performance ondemand conservative adagio adagio-improved lagrange mix)
 declare -A best
 for g in "${governors[@]}"; do best[$g]=1e9; done

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Whole-run benchmark: wall time of one TI replay with and without the suite, measured in the
-# same run, reported as a ratio (best of N each, alternating to share the machine's noise), and
-# with CALLGRIND=1 the instructions executed (valgrind counts them repeatably even on a busy machine).
-#   [CALLGRIND=1] bench/whole_run_replay.sh BUILD_DIR [RANKS=64] [ITERATIONS=20] [REPEATS=5]
+# Whole-run benchmark: the same TI replay of lu_like run as whole processes, in alternated pairs
+# (A then B, PAIRS times, so both see the same machine noise), reported as the median wall time
+# and the median CPU time (user + system, of the process and its children) of each side, and
+# their ratios B / A.
+#   A = plain smpirun (no suite), B = smpirun with the suite preloaded and the DOR model active;
+#   with BASELINE_BUILD=DIR: A = the suite of that other build, B = the suite of BUILD, each run
+#   twice per pair: through smpirun (the simulator alone) and through `haec run` (the whole command
+#   a user types, its checks, staging and result files included).
+# With CALLGRIND=1 also the instructions the simulator executes (repeatable on a busy machine).
+#   [BASELINE_BUILD=DIR] [CALLGRIND=1] bench/whole_run_replay.sh BUILD_DIR [RANKS=64] [ITERATIONS=20] [PAIRS=5]
 set -euo pipefail
 build="$(cd "${1:-build}" && pwd)"
 ranks="${2:-64}"
 iterations="${3:-20}"
-repeats="${4:-5}"
+pairs="${4:-5}"
+baseline="${BASELINE_BUILD:+$(cd "$BASELINE_BUILD" && pwd)}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -24,28 +31,70 @@ mkdir trace
 smpirun -np "$ranks" -platform cluster.xml -hostfile hostfile -trace-ti --cfg=tracing/filename:trace/lu.txt \
   --cfg=smpi/host-speed:1Gf "$build/bin/lu_like" "$iterations" > /dev/null 2>&1
 common=(-np "$ranks" -platform cluster.xml -hostfile hostfile -replay trace/lu.txt)
-now() { date +%s.%N; }
-best_plain=1e9; best_suite=1e9
-for ((r = 0; r < repeats; r++)); do
-  t0=$(now); smpirun "${common[@]}" > /dev/null 2>&1; t1=$(now)
+dor=(--cfg=haec/link/model:dor --cfg=network/crosstraffic:0 --cfg=surf/precision:1e-13)
+
+plain() { smpirun "${common[@]}"; }
+suite() { # BUILD: the simulator with that build's suite preloaded, recording into out/
   rm -rf out && mkdir out
-  smpirun -wrapper "env LD_PRELOAD=$build/lib/libhaec_suite.so" --cfg=haec/out:out --cfg=haec/link/model:dor \
-    --cfg=network/crosstraffic:0 --cfg=surf/precision:1e-13 "${common[@]}" > /dev/null 2>&1; t2=$(now)
-  best_plain=$(echo "$t1 - $t0" | bc -l | awk -v b="$best_plain" '{print ($1 < b) ? $1 : b}')
-  best_suite=$(echo "$t2 - $t1" | bc -l | awk -v b="$best_suite" '{print ($1 < b) ? $1 : b}')
+  smpirun -wrapper "env LD_PRELOAD=$1/lib/libhaec_suite.so" --cfg=haec/out:out "${dor[@]}" "${common[@]}"
+}
+haec_run() { # BUILD: the whole haec command
+  rm -rf hout
+  "$1/bin/haec" run --platform cluster.xml --hostfile hostfile --replay trace/lu.txt --link dor --out hout --quiet
+}
+# measure NAME COMMAND...: appends "wall cpu" to NAME.times (bash's time: the command and its children)
+measure() {
+  local name=$1 TIMEFORMAT='%R %U %S'
+  shift
+  { time "$@" > /dev/null 2>&1; } 2> t.txt
+  awk '{print $1, $2 + $3}' t.txt >> "$name.times"
+}
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+col() { awk -v c="$2" '{print $c}' "$1.times" | median; }
+report() { # A B: median wall and CPU of both, and the ratios B / A
+  printf '  %-28s wall %.3f s  CPU %.3f s\n' "$1" "$(col "$1" 1)" "$(col "$1" 2)"
+  printf '  %-28s wall %.3f s  CPU %.3f s\n' "$2" "$(col "$2" 1)" "$(col "$2" 2)"
+  printf '  %-28s wall %.3f      CPU %.3f\n' "ratio" "$(echo "$(col "$2" 1) / $(col "$1" 1)" | bc -l)" \
+    "$(echo "$(col "$2" 2) / $(col "$1" 2)" | bc -l)"
+}
+
+for ((p = 0; p < pairs; p++)); do
+  if [ -z "$baseline" ]; then
+    measure plain plain
+    measure suite+DOR suite "$build"
+  else
+    measure baseline-smpirun suite "$baseline"
+    measure build-smpirun suite "$build"
+    measure baseline-haec-run haec_run "$baseline"
+    measure build-haec-run haec_run "$build"
+  fi
 done
+suite "$build" > /dev/null 2>&1
 messages=$(/usr/bin/python3 -c 'import json; print(json.load(open("out/summary.json"))["messages"])')
-printf 'replay of lu_like %d ranks x %d iterations (%s transfers), best of %d:\n' "$ranks" "$iterations" "$messages" "$repeats"
-printf '  plain smpirun        %.3f s\n  with suite + DOR     %.3f s\n  ratio                %.3f\n' \
-  "$best_plain" "$best_suite" "$(echo "$best_suite / $best_plain" | bc -l)"
+printf 'replay of lu_like %d ranks x %d iterations (%s transfers), median of %d alternated pairs:\n' \
+  "$ranks" "$iterations" "$messages" "$pairs"
+if [ -z "$baseline" ]; then
+  report plain suite+DOR
+else
+  echo " simulator (smpirun, suite preloaded, DOR), $baseline vs $build:"
+  report baseline-smpirun build-smpirun
+  echo " whole command (haec run --link dor):"
+  report baseline-haec-run build-haec-run
+fi
 
 if [ "${CALLGRIND:-0}" = 1 ]; then
-  smpirun -wrapper "valgrind --tool=callgrind --callgrind-out-file=cg.plain" "${common[@]}" > /dev/null 2>&1
-  smpirun -wrapper "env LD_PRELOAD=$build/lib/libhaec_suite.so valgrind --tool=callgrind --callgrind-out-file=cg.suite" \
-    --cfg=haec/out:out --cfg=haec/link/model:dor --cfg=network/crosstraffic:0 --cfg=surf/precision:1e-13 \
-    "${common[@]}" > /dev/null 2>&1
-  plain_ir=$(grep -h "^summary" cg.plain | awk '{print $2}')
-  suite_ir=$(grep -h "^summary" cg.suite | awk '{print $2}')
-  printf '  instructions: plain %s, with suite + DOR %s, ratio %.4f\n' "$plain_ir" "$suite_ir" \
-    "$(echo "$suite_ir / $plain_ir" | bc -l)"
+  a="${baseline:-}"
+  if [ -z "$a" ]; then
+    smpirun -wrapper "valgrind --tool=callgrind --callgrind-out-file=cg.a" "${common[@]}" > /dev/null 2>&1
+  else
+    smpirun -wrapper "env LD_PRELOAD=$a/lib/libhaec_suite.so valgrind --tool=callgrind --callgrind-out-file=cg.a" \
+      --cfg=haec/out:out "${dor[@]}" "${common[@]}" > /dev/null 2>&1
+  fi
+  rm -rf out && mkdir out
+  smpirun -wrapper "env LD_PRELOAD=$build/lib/libhaec_suite.so valgrind --tool=callgrind --callgrind-out-file=cg.b" \
+    --cfg=haec/out:out "${dor[@]}" "${common[@]}" > /dev/null 2>&1
+  a_ir=$(grep -h "^summary" cg.a | awk '{print $2}')
+  b_ir=$(grep -h "^summary" cg.b | awk '{print $2}')
+  printf '  instructions: %s %s, %s %s, ratio %.4f\n' "${baseline:+baseline}${baseline:-plain}" "$a_ir" \
+    "suite" "$b_ir" "$(echo "$b_ir / $a_ir" | bc -l)"
 fi

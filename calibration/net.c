@@ -1,16 +1,20 @@
 /* calibration/net: raw network samples for `haec calibrate net` (plain MPI; builds with mpicc and smpicc).
  *
- *   mpirun -np 2 calibration-net --out SAMPLES.csv [--min 1] [--max 4194304] [--count 40] [--reps 10]
+ *   mpirun -np 2 calibration-net --out SAMPLES.csv [--min 1] [--max 4194304] [--count 80] [--reps 10]
  *                                [--sizes 1,16,...] [--seed 1] [--settle-us 200]
  *
- * Ranks 0 and 1 measure, in one shuffled order, four operations for every size and repetition:
+ * Ranks 0 and 1 measure, in one shuffled order, five operations for every size and repetition:
  *   MPI_Send   time of MPI_Send at rank 0 (rank 1 has posted its receive before)
  *   MPI_Isend  time of MPI_Isend at rank 0 (receive posted before)
  *   MPI_Recv   time of MPI_Recv at rank 1 once the message had time to arrive
  *   PingPong   round trip at rank 0: MPI_Send then MPI_Recv of the same size
+ *   MPI_Ssend  time of MPI_Ssend at rank 0 (receive posted before): the send overhead plus the
+ *              transfer, the only operation that shows the transfer apart from the receive
+ *              overhead between the eager limit and the rendezvous threshold
  * and rank 0 writes every sample (no averages) as `op,size,start,duration` (seconds, start from the
  * first common barrier). Whether the two ranks share a node is printed on stdout.
- * Every sample is fenced by a barrier and a short sleep so no transfer overlaps the next one.
+ * Every sample is fenced by a barrier and a short sleep (--settle-us, longer than a one-way latency)
+ * so no transfer overlaps the next one and the passive rank waits before the measured one starts.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -19,8 +23,8 @@
 #include <unistd.h>
 #include <math.h>
 
-enum { OP_SEND, OP_ISEND, OP_RECV, OP_PINGPONG, OP_COUNT };
-static const char* const op_names[OP_COUNT] = {"MPI_Send", "MPI_Isend", "MPI_Recv", "PingPong"};
+enum { OP_SEND, OP_ISEND, OP_RECV, OP_PINGPONG, OP_SSEND, OP_COUNT };
+static const char* const op_names[OP_COUNT] = {"MPI_Send", "MPI_Isend", "MPI_Recv", "PingPong", "MPI_Ssend"};
 
 struct sample {
   int op;
@@ -96,7 +100,7 @@ int main(int argc, char** argv)
 
   const char* out = NULL;
   const char* size_list = NULL;
-  int min = 1, max = 4194304, count = 40, reps = 10, settle_us = 200;
+  int min = 1, max = 4194304, count = 80, reps = 10, settle_us = 200;
   unsigned long long seed = 1;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
@@ -201,6 +205,12 @@ int main(int argc, char** argv)
           t1 = MPI_Wtime();
           MPI_Wait(&req, MPI_STATUS_IGNORE);
           break;
+        case OP_SSEND:
+          fence(settle_us);
+          t0 = MPI_Wtime();
+          MPI_Ssend(buf, size, MPI_CHAR, 1, 2, MPI_COMM_WORLD);
+          t1 = MPI_Wtime();
+          break;
         case OP_RECV:
           fence(settle_us);
           MPI_Send(buf, size, MPI_CHAR, 1, 2, MPI_COMM_WORLD);
@@ -211,6 +221,9 @@ int main(int argc, char** argv)
           MPI_Send(buf, size, MPI_CHAR, 1, 2, MPI_COMM_WORLD);
           MPI_Recv(buf, size, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
           t1 = MPI_Wtime();
+          /* Release rank 1 only now: it would otherwise start the next fence (a message to rank
+           * 0) while the reply is still on the wire and slow it down. */
+          MPI_Send(NULL, 0, MPI_CHAR, 1, 4, MPI_COMM_WORLD);
       }
     } else if (rank == 1) {
       if (op == OP_RECV) {
@@ -220,11 +233,16 @@ int main(int argc, char** argv)
         MPI_Recv(buf, size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         t1 = MPI_Wtime();
       } else {
+        /* No settling sleep here: rank 1 leaves the barrier up to a one-way latency after rank 0
+         * and must be blocked in the wait before rank 0's message arrives, else its late start
+         * shows in rank 0's round trip. */
         MPI_Irecv(buf, size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, &req);
-        fence(settle_us);
+        fence(0);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
-        if (op == OP_PINGPONG)
+        if (op == OP_PINGPONG) {
           MPI_Send(buf, size, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+          MPI_Recv(NULL, 0, MPI_CHAR, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
       }
     } else {
       fence(settle_us);

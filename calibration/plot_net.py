@@ -1,15 +1,17 @@
 #!/usr/bin/python3
-"""Samples and fitted segments of `haec calibrate net`: plot_net.py SAMPLES.csv OUT_DIR [INTRA.csv]
-Reads OUT_DIR/segments.csv and points.csv, writes OUT_DIR/net.png (log-log, one panel per quantity)."""
+"""Samples and fitted settings of `haec calibrate net`: plot_net.py SAMPLES.csv OUT_DIR [INTRA.csv]
+Reads OUT_DIR/points.csv (medians and predictions) and model.csv (the settings' prediction on a
+dense grid), writes OUT_DIR/net.png: one log-log panel per operation, and the relative error of
+every median."""
 import csv
 import sys
 
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-import numpy as np
 
-PANELS = [("os", "MPI_Send", 1.0), ("ois", "MPI_Isend", 1.0), ("or", "MPI_Recv", 1.0), ("comm", "PingPong", 0.5)]
+OPS = ["MPI_Send", "MPI_Isend", "MPI_Recv", "PingPong", "MPI_Ssend"]
+COLOURS = {"inter": "tab:blue", "intra": "tab:orange"}
 
 
 def read(path):
@@ -22,32 +24,34 @@ def main():
     raw = {"inter": read(samples)}
     if len(sys.argv) > 3:
         raw["intra"] = read(sys.argv[3])
-    segs, pts = read(out + "/segments.csv"), read(out + "/points.csv")
-    fig, axes = plt.subplots(2, 2, figsize=(12, 9))
-    colours = {"inter": "tab:blue", "intra": "tab:orange"}
-    for ax, (q, op, scale) in zip(axes.flat, PANELS):
+    pts, model = read(out + "/points.csv"), read(out + "/model.csv")
+    fig, axes = plt.subplots(2, 3, figsize=(15, 9))
+    for ax, op in zip(axes.flat, OPS):
         for path, rows in raw.items():
-            xs = [max(int(r["size"]), 1) for r in rows if r["op"] == op]
-            ys = [float(r["duration"]) * scale for r in rows if r["op"] == op]
-            ax.scatter(xs, ys, s=4, alpha=0.25, color=colours[path], label=f"{path} {op}" + (" / 2" if scale != 1 else ""))
-            px = [max(int(p["size"]), 1) for p in pts if p["path"] == path and p["quantity"] == q]
-            py = [float(p["value"]) for p in pts if p["path"] == path and p["quantity"] == q]
-            ax.scatter(px, py, s=14, marker="x", color=colours[path], label=f"{path} {q} (median)")
-            for s in segs:
-                if s["path"] != path or s["quantity"] != q:
-                    continue
-                x = np.geomspace(max(int(s["first_size"]), 1), max(int(s["last_size"]), 1), 50)
-                ax.plot(x, float(s["intercept"]) + float(s["slope"]) * x, color="k" if path == "inter" else "tab:red", lw=1.5)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel("seconds")
-        ax.set_title({"os": "smpi/os (MPI_Send, detached sizes)", "ois": "smpi/ois (MPI_Isend)",
-                      "or": "smpi/or (MPI_Recv, buffered sizes)", "comm": "network: PingPong/2 - os - or"}[q])
+            c = COLOURS[path]
+            ax.scatter([max(int(r["size"]), 1) for r in rows if r["op"] == op],
+                       [float(r["duration"]) for r in rows if r["op"] == op], s=4, alpha=0.2, color=c,
+                       label=f"{path} samples")
+            mine = [p for p in pts if p["path"] == path and p["op"] == op]
+            ax.scatter([max(float(p["size"]), 1) for p in mine], [float(p["median"]) for p in mine], s=14,
+                       marker="x", color=c, label=f"{path} medians")
+            line = [m for m in model if m["path"] == path and m["op"] == op]
+            ax.plot([max(float(m["size"]), 1) for m in line], [float(m["predicted"]) for m in line],
+                    color="k" if path == "inter" else "tab:red", lw=1.2, label=f"{path} settings")
+        ax.set(xscale="log", yscale="log", xlabel="message size (bytes)", ylabel="seconds", title=op)
         ax.legend(fontsize=7)
-    fig.suptitle("haec calibrate net: samples and fitted segments")
+    ax = axes.flat[5]
+    for op, marker in zip(OPS, "o^sdv"):
+        mine = [p for p in pts if p["op"] == op]
+        ax.scatter([max(float(p["size"]), 1) for p in mine], [100 * float(p["error"]) for p in mine], s=10,
+                   marker=marker, label=op)
+    ax.axhline(2, color="grey", lw=0.8, ls=":")
+    ax.axhline(-2, color="grey", lw=0.8, ls=":")
+    ax.set(xscale="log", xlabel="message size (bytes)", ylabel="settings vs median (%)", title="in-sample error")
+    ax.legend(fontsize=7)
+    fig.suptitle("haec calibrate net: samples, medians and what SMPI will charge with the fitted settings")
     fig.tight_layout()
-    fig.savefig(out + "/net.png", dpi=90)
+    fig.savefig(out + "/net.png", dpi=80)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 // SimGrid's entry point for platforms given as a shared library (`smpirun -platform
 // libhaec_suite.so`): builds the platform described by --cfg=haec/platform:FILE.json.
 #include "atomic_file.hpp"
+#include "core_parts.hpp"
 #include "haec_zone.hpp"
 #include "input_error.hpp"
 #include "platform_spec.hpp"
-#include "run_context.hpp"
+#include "run.hpp"
 #include "topology.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -13,16 +14,19 @@
 #include <memory>
 
 namespace {
-simgrid::config::Flag<std::string> cfg_platform{
-    "haec/platform", "Platform description (platform.json from `haec platform`) built when -platform is this library",
-    ""};
 std::unique_ptr<haec::platform::Topology> topology; // routes are computed from it during the run
 } // namespace
+
+const haec::platform::Topology* haec::core::parts::loaded_topology()
+{
+  return topology.get();
+}
 
 extern "C" void load_platform(const simgrid::s4u::Engine&)
 {
   try {
-    std::string path = cfg_platform.get();
+    // Read before the core's settings exist (they are read once the platform is created).
+    const std::string path = simgrid::config::get_value<std::string>("haec/platform");
     if (path.empty())
       throw haec::InputError("-platform libhaec_suite.so", "no platform description given",
                              "add --cfg=haec/platform:platform.json (written by `haec platform`)");
@@ -31,10 +35,10 @@ extern "C" void load_platform(const simgrid::s4u::Engine&)
       throw haec::InputError(path, "is not valid JSON", "regenerate it with `haec platform`");
     topology = std::make_unique<haec::platform::Topology>(haec::platform::from_json(json, path));
     haec::platform::build_in_simgrid(*topology);
-    // SimGrid fires this at the end of an XML platform only; .so platforms must do it themselves,
-    // or the engine (presolve), the tracing and every plugin waiting for it never start.
-    simgrid::s4u::Engine::on_platform_created();
   } catch (const std::exception& e) {
-    haec::suite::fail_run(e.what());
+    haec::core::reject_setting(e.what());
   }
+  // SimGrid fires this at the end of an XML platform only; .so platforms must do it themselves,
+  // or the engine (presolve), the tracing and every plugin waiting for it never start.
+  simgrid::s4u::Engine::on_platform_created();
 }

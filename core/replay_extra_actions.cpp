@@ -12,7 +12,8 @@
 // buffers, as SMPI's own replay does for blocking ones. Also registered: SimGrid's tracer's
 // one-sided actions (Win_lock, ...), which now stop the replay with one clear line instead of
 // "action Win_lock is unknown".
-#include "mpi_calls.hpp"
+#include "core_parts.hpp"
+#include "replay_fields.hpp"
 
 #include <smpi/mpi.h>
 #include <xbt/config.hpp>
@@ -27,66 +28,15 @@
 #include <unordered_map>
 #include <vector>
 
+namespace haec::core::parts {
 namespace {
 
 namespace sg4 = simgrid::s4u;
-using Action = simgrid::xbt::ReplayAction;
-
-[[noreturn]] void fail(const Action& a, const std::string& problem)
-{
-  std::string text;
-  for (auto const& f : a)
-    text += (text.empty() ? "" : " ") + f;
-  std::fprintf(stderr, "haec: trace action '%s': %s\n", text.c_str(), problem.c_str());
-  std::fflush(stderr);
-  std::exit(2);
-}
-
-long long integer(const Action& a, size_t i)
-{
-  if (i >= a.size())
-    fail(a, "field " + std::to_string(i + 1) + " is missing");
-  char* end = nullptr;
-  double v  = std::strtod(a[i].c_str(), &end);
-  if (end == a[i].c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 2147483647.0)
-    fail(a, "field " + std::to_string(i + 1) + " '" + a[i] + "' is not a non-negative integer");
-  return static_cast<long long>(v);
-}
-
-// SimGrid's TI datatype ids (CREATE_MPI_DATATYPE in smpi_datatype.cpp) the recorder writes.
-MPI_Datatype datatype(const Action& a, size_t i)
-{
-  static const MPI_Datatype types[] = {MPI_DOUBLE,        MPI_INT,           MPI_CHAR,          MPI_SHORT,
-                                       MPI_LONG,          MPI_FLOAT,         MPI_BYTE,          MPI_LONG_LONG,
-                                       MPI_SIGNED_CHAR,   MPI_UNSIGNED_CHAR, MPI_UNSIGNED_SHORT, MPI_UNSIGNED,
-                                       MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG, MPI_LONG_DOUBLE};
-  long long id = integer(a, i);
-  if (id >= static_cast<long long>(sizeof types / sizeof types[0]))
-    fail(a, "datatype id " + a[i] + " is not one haec writes (0..14)");
-  return types[id];
-}
 
 // Any reduction does: the replay moves bytes, the values do not matter.
 MPI_Op reduction(MPI_Datatype t)
 {
   return t == MPI_DOUBLE || t == MPI_FLOAT || t == MPI_LONG_DOUBLE ? MPI_MAX : MPI_BAND;
-}
-
-int root(const Action& a, size_t i)
-{
-  long long r = integer(a, i);
-  int size    = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (r >= size)
-    fail(a, "root " + a[i] + " is not a rank of the " + std::to_string(size) + "-rank replay");
-  return static_cast<int>(r);
-}
-
-size_t type_size(MPI_Datatype t)
-{
-  int s = 0;
-  MPI_Type_size(t, &s);
-  return static_cast<size_t>(s);
 }
 
 // Scratch buffers per rank and request, freed when the collective completes.
@@ -102,100 +52,86 @@ std::unordered_map<long, std::unordered_map<long long, Pending>>& pending()
 
 Pending& start(const Action& a, size_t send_bytes, size_t recv_bytes)
 {
-  long long id = integer(a, 2);
+  long long id = small_field(a, 2);
   auto& mine   = pending()[sg4::this_actor::get_pid()];
   if (mine.count(id))
-    fail(a, "request " + a[2] + " is started twice");
+    fail_action(a, "request " + a[2] + " is started twice");
   Pending& p = mine[id];
   p.send.resize(std::max<size_t>(send_bytes, 1));
   p.recv.resize(std::max<size_t>(recv_bytes, 1));
   return p;
 }
 
-int world_size()
-{
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
-void check(const Action& a, int rc)
-{
-  if (rc != MPI_SUCCESS)
-    fail(a, "SMPI refused the call (MPI error " + std::to_string(rc) + ")");
-}
-
 void ibarrier(Action& a)
 {
   Pending& p = start(a, 0, 0);
-  check(a, MPI_Ibarrier(MPI_COMM_WORLD, &p.request));
+  check_call(a, MPI_Ibarrier(MPI_COMM_WORLD, &p.request));
 }
 
 void ibcast(Action& a)
 {
-  int count = static_cast<int>(integer(a, 3));
-  int r     = root(a, 4);
-  MPI_Datatype t = datatype(a, 5);
+  int count = small_field(a, 3);
+  int r     = rank_field(a, 4);
+  MPI_Datatype t = datatype_field(a, 5);
   Pending& p     = start(a, count * type_size(t), 0);
-  check(a, MPI_Ibcast(p.send.data(), count, t, r, MPI_COMM_WORLD, &p.request));
+  check_call(a, MPI_Ibcast(p.send.data(), count, t, r, MPI_COMM_WORLD, &p.request));
 }
 
 void ireduce(Action& a)
 {
-  int count = static_cast<int>(integer(a, 3));
-  int r     = root(a, 4);
-  MPI_Datatype t = datatype(a, 5);
+  int count = small_field(a, 3);
+  int r     = rank_field(a, 4);
+  MPI_Datatype t = datatype_field(a, 5);
   Pending& p     = start(a, count * type_size(t), count * type_size(t));
-  check(a, MPI_Ireduce(p.send.data(), p.recv.data(), count, t, reduction(t), r, MPI_COMM_WORLD, &p.request));
+  check_call(a, MPI_Ireduce(p.send.data(), p.recv.data(), count, t, reduction(t), r, MPI_COMM_WORLD, &p.request));
 }
 
 void iallreduce(Action& a)
 {
-  int count = static_cast<int>(integer(a, 3));
-  MPI_Datatype t = datatype(a, 4);
+  int count = small_field(a, 3);
+  MPI_Datatype t = datatype_field(a, 4);
   Pending& p     = start(a, count * type_size(t), count * type_size(t));
-  check(a, MPI_Iallreduce(p.send.data(), p.recv.data(), count, t, reduction(t), MPI_COMM_WORLD, &p.request));
+  check_call(a, MPI_Iallreduce(p.send.data(), p.recv.data(), count, t, reduction(t), MPI_COMM_WORLD, &p.request));
 }
 
 // ialltoall / iallgather / igather / iscatter: ID scount stype rcount rtype [root]
 void exchange(Action& a, const std::string& op)
 {
-  int sc = static_cast<int>(integer(a, 3));
-  MPI_Datatype st = datatype(a, 4);
-  int rc = static_cast<int>(integer(a, 5));
-  MPI_Datatype rt = datatype(a, 6);
+  int sc = small_field(a, 3);
+  MPI_Datatype st = datatype_field(a, 4);
+  int rc = small_field(a, 5);
+  MPI_Datatype rt = datatype_field(a, 6);
   const size_t n  = static_cast<size_t>(world_size());
   if (op == "ialltoall") {
     Pending& p = start(a, n * sc * type_size(st), n * rc * type_size(rt));
-    check(a, MPI_Ialltoall(p.send.data(), sc, st, p.recv.data(), rc, rt, MPI_COMM_WORLD, &p.request));
+    check_call(a, MPI_Ialltoall(p.send.data(), sc, st, p.recv.data(), rc, rt, MPI_COMM_WORLD, &p.request));
   } else if (op == "iallgather") {
     Pending& p = start(a, sc * type_size(st), n * rc * type_size(rt));
-    check(a, MPI_Iallgather(p.send.data(), sc, st, p.recv.data(), rc, rt, MPI_COMM_WORLD, &p.request));
+    check_call(a, MPI_Iallgather(p.send.data(), sc, st, p.recv.data(), rc, rt, MPI_COMM_WORLD, &p.request));
   } else if (op == "igather") {
-    int r      = root(a, 7);
+    int r      = rank_field(a, 7);
     Pending& p = start(a, sc * type_size(st), n * rc * type_size(rt));
-    check(a, MPI_Igather(p.send.data(), sc, st, p.recv.data(), rc, rt, r, MPI_COMM_WORLD, &p.request));
+    check_call(a, MPI_Igather(p.send.data(), sc, st, p.recv.data(), rc, rt, r, MPI_COMM_WORLD, &p.request));
   } else {
-    int r      = root(a, 7);
+    int r      = rank_field(a, 7);
     Pending& p = start(a, n * sc * type_size(st), rc * type_size(rt));
-    check(a, MPI_Iscatter(p.send.data(), sc, st, p.recv.data(), rc, rt, r, MPI_COMM_WORLD, &p.request));
+    check_call(a, MPI_Iscatter(p.send.data(), sc, st, p.recv.data(), rc, rt, r, MPI_COMM_WORLD, &p.request));
   }
 }
 
 void wait(Action& a)
 {
-  long long id = integer(a, 2);
+  long long id = small_field(a, 2);
   auto& mine   = pending()[sg4::this_actor::get_pid()];
   auto it      = mine.find(id);
   if (it == mine.end())
-    fail(a, "no non-blocking collective " + a[2] + " was started by this rank");
-  check(a, MPI_Wait(&it->second.request, MPI_STATUS_IGNORE));
+    fail_action(a, "no non-blocking collective " + a[2] + " was started by this rank");
+  check_call(a, MPI_Wait(&it->second.request, MPI_STATUS_IGNORE));
   mine.erase(it);
 }
 
 } // namespace
 
-namespace haec::suite {
 
 void register_extra_replay_actions()
 {
@@ -223,10 +159,18 @@ void register_extra_replay_actions()
                           "Win_wait", "Put", "Get", "Accumulate", "Get_accumulate", "Rput", "Rget"}) {
     const std::string call = std::string("MPI_") + rma;
     xbt_replay_action_register(rma, [call](Action& a) {
-      fail(a, call + " (one-sided communication) cannot be replayed: SimGrid 3.32's TI replay has no RMA; "
+      fail_action(a, call + " (one-sided communication) cannot be replayed: SimGrid 3.32's TI replay has no RMA; "
                      "simulate the program online with haec run -- APP instead");
     });
   }
 }
 
-} // namespace haec::suite
+size_t unfinished_collectives()
+{
+  size_t n = 0;
+  for (auto const& [pid, requests] : pending())
+    n += requests.size();
+  return n;
+}
+
+} // namespace haec::core::parts

@@ -7,9 +7,9 @@
 // replays with xbt_replay_set_tracefile) goes to SimGrid's own loop, and so does everything with
 // --cfg=haec/replay/reader:simgrid.
 #include "replay_reader.hpp"
+#include "run.hpp"
 
 #include <simgrid/Exception.hpp>
-#include <xbt/config.hpp>
 #include <xbt/log.h>
 #include <xbt/replay.hpp>
 
@@ -25,10 +25,6 @@
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(replay); // SimGrid's own category: --log=replay.thresh:... still applies
 
 namespace {
-
-simgrid::config::Flag<std::string> cfg_reader{
-    "haec/replay/reader", "Trace reader of a replay: haec (the same actions, read faster) or simgrid (SimGrid's own)",
-    "haec"};
 
 using Runner = int (*)(const char*, const char*);
 
@@ -83,9 +79,8 @@ namespace simgrid::xbt {
 
 int replay_runner(const char* actor_name, const char* trace_filename)
 {
-  xbt_assert(cfg_reader.get() == "haec" || cfg_reader.get() == "simgrid",
-             "haec: --cfg haec/replay/reader:%s: unknown trace reader; use haec or simgrid", cfg_reader.get().c_str());
-  if (trace_filename == nullptr || cfg_reader.get() == "simgrid")
+  // haec/replay/reader is checked with every haec setting when the platform is created (core_settings.cpp)
+  if (trace_filename == nullptr || haec::core::settings().text("haec/replay/reader") == "simgrid")
     return simgrid_runner()(actor_name, trace_filename);
   XBT_VERB("Prepare to replay file '%s' (haec reader)", trace_filename);
   std::ifstream in(trace_filename, std::ifstream::in);

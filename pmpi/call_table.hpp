@@ -10,18 +10,9 @@
 
 namespace haec::pmpi {
 
-// Every function the layer intercepts; the CSV lists them in this order.
-#define HAEC_PMPI_FUNCTIONS(X)                                                                                        \
-  X(Init) X(Init_thread) X(Finalize)                                                                                   \
-  X(Send) X(Isend) X(Ssend) X(Issend) X(Bsend) X(Ibsend) X(Rsend) X(Irsend) X(Sendrecv) X(Sendrecv_replace)            \
-  X(Send_init) X(Ssend_init) X(Bsend_init) X(Rsend_init) X(Recv_init) X(Start) X(Startall) X(Request_free)             \
-  X(Recv) X(Irecv) X(Probe) X(Iprobe)                                                                                  \
-  X(Wait) X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testall) X(Testany) X(Testsome)                                  \
-  X(Barrier) X(Bcast) X(Reduce) X(Allreduce) X(Gather) X(Gatherv) X(Scatter) X(Scatterv) X(Allgather)                  \
-  X(Allgatherv) X(Alltoall) X(Alltoallv) X(Reduce_scatter) X(Scan) X(Exscan)                                   \
-  X(Iteration_in) X(Iteration_out) X(Migrate)                                                                       \
-  X(Ibarrier) X(Ibcast) X(Ireduce) X(Iallreduce) X(Ialltoall) X(Iallgather) X(Igather) X(Iscatter)                  \
-  X(Win_create) X(Win_allocate) X(Win_free) X(Win_fence) X(Win_lock) X(Win_unlock) X(Put) X(Get) X(Accumulate)
+// Every function the layer intercepts (generated from mpi_functions.txt); the CSV lists them in
+// this order.
+#include "pmpi_functions.inc"
 
 enum class Fn : int {
 #define HAEC_PMPI_ENUM(name) name,

@@ -13,14 +13,13 @@ import argparse
 import csv
 import json
 import os
-import shutil
 import subprocess
-import sys
+
+from experiment_common import fresh_directory, programs, run as common_run
 
 
 def run(cmd):
-    print("+ " + " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    common_run(cmd, stdout=subprocess.DEVNULL)
 
 
 def main():
@@ -37,15 +36,8 @@ def main():
     ap.add_argument("--force", action="store_true")
     args = ap.parse_args()
 
-    build = os.path.abspath(args.build)
-    haec = os.path.join(build, "bin", "haec")
-    app = os.path.join(build, "bin", "stencil_imbalance")
-    out = os.path.abspath(args.out)
-    if os.path.exists(out):
-        if not args.force:
-            sys.exit(f"balance_experiment: {out} exists; add --force to replace it")
-        shutil.rmtree(out)
-    os.makedirs(out)
+    haec, app = programs(args.build)
+    out = fresh_directory(args.out, args.force, "balance_experiment")
     platform = f"cluster:{args.nodes},preset=taurus-node"
     per_node = args.ranks // args.nodes
     hostfile = os.path.join(out, "hostfile")
@@ -54,7 +46,8 @@ def main():
             f.write(f"node-{n}:{per_node}\n")
     trace = os.path.join(out, "trace", "stencil.txt")
     run([haec, "trace", "record", "--platform", platform, "-np", str(args.ranks), "--hostfile", hostfile,
-         "--out", trace, "--quiet", "--", app, "--iters", str(args.iters), "--pattern", args.pattern])
+         "--out", trace, "--quiet", "--cfg", "smpi/simulate-computation:no",  # only the injected flops cost time
+         "--", app, "--iters", str(args.iters), "--pattern", args.pattern])
 
     common = ["--platform", platform, "--hostfile", hostfile, "--replay", trace, "--power", "--quiet"]
 

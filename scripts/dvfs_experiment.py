@@ -14,16 +14,11 @@ import argparse
 import csv
 import json
 import os
-import shutil
 import subprocess
-import sys
+
+from experiment_common import fresh_directory, programs, run
 
 GOVERNORS = ["performance", "powersave", "ondemand", "conservative", "adagio", "adagio-improved", "lagrange", "mix"]
-
-
-def run(cmd, **kw):
-    print("+ " + " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True, **kw)
 
 
 def main():
@@ -39,22 +34,16 @@ def main():
     ap.add_argument("--force", action="store_true")
     args = ap.parse_args()
 
-    build = os.path.abspath(args.build)
-    haec = os.path.join(build, "bin", "haec")
-    app = os.path.join(build, "bin", "stencil_imbalance")
-    out = os.path.abspath(args.out)
-    if os.path.exists(out):
-        if not args.force:
-            sys.exit(f"dvfs_experiment: {out} exists; add --force to replace it")
-        shutil.rmtree(out)
-    os.makedirs(out)
+    haec, app = programs(args.build)
+    out = fresh_directory(args.out, args.force, "dvfs_experiment")
     platform = f"cluster:{args.ranks},preset={args.preset}"
 
     # 1. Record the workload once.
     trace = os.path.join(out, "trace", "stencil.txt")
     app_cmd = [app, "--iters", str(args.iters), "--pattern", args.pattern] + args.app_args.split()
+    # smpi/simulate-computation:no: only the app's injected flops cost time (apps/cost_injection.h).
     run([haec, "trace", "record", "--platform", platform, "-np", str(args.ranks), "--out", trace, "--quiet",
-         "--"] + app_cmd, stdout=subprocess.DEVNULL)
+         "--cfg", "smpi/simulate-computation:no", "--"] + app_cmd, stdout=subprocess.DEVNULL)
 
     # 2. Replay it with every governor.
     rows = {}

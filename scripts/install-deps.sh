@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages haec-smpi needs, only those that are missing.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libsimgrid-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
-          libcli11-dev libboost-context-dev python3 python3-numpy python3-matplotlib openmpi-bin libopenmpi-dev
+packages=(build-essential gfortran cmake pkg-config libsimgrid-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
+          libscotch-dev # the scotch mapping strategy (libs/mapping/scotch)
+          libcli11-dev libboost-context-dev libeigen3-dev python3 python3-numpy python3-matplotlib openmpi-bin libopenmpi-dev
           clang libclang-rt-14-dev # clang + libclang-rt: libFuzzer targets (scripts/fuzz.sh)
           libopen-trace-format2-dev otf2-tools # OTF2 import/export (haec trace), otf2-print in tests
           time valgrind # bench/: /usr/bin/time (CPU time and peak RSS of process trees), leak checks

@@ -68,7 +68,10 @@ def main():
     try:
         for app, cmd in app_commands(a.build, a.iters).items():
             trace = os.path.join(work, app + ".trace")
-            run([haec, "trace", "record", "--platform", f"torus:{a.dims}", "-np", str(ranks), "--out", trace, "--"] + cmd)
+            # bt_like injects its flops: only those cost time (apps/cost_injection.h).
+            flops_only = ["--cfg", "smpi/simulate-computation:no"] if app == "BT-like" else []
+            run([haec, "trace", "record", "--platform", f"torus:{a.dims}", "-np", str(ranks), "--out", trace]
+                + flops_only + ["--"] + cmd)
             for topo in TOPOLOGIES:
                 platform = f"{topo}:{a.dims},link-bw=9.375GBps,link-lat=1.27us"
                 for mapping in MAPPINGS:

@@ -1,7 +1,7 @@
 #include "power_fit.hpp"
 
 #include "input_error.hpp"
-#include "net_fit.hpp"
+#include "smpi_costs.hpp" // number_text
 #include "text.hpp"
 #include "units.hpp"
 

@@ -11,7 +11,7 @@
 namespace haec::calibration {
 
 namespace {
-const char* const kOps[] = {"MPI_Send", "MPI_Isend", "MPI_Recv", "PingPong"};
+const char* const kOps[] = {"MPI_Send", "MPI_Isend", "MPI_Recv", "PingPong", "MPI_Ssend"};
 const char* const kHeader = "op,size,start,duration";
 } // namespace
 
@@ -39,7 +39,7 @@ std::vector<Sample> parse_samples(const std::string& text, const std::string& fi
     Sample s;
     s.op = text::trim(f[0]);
     if (std::find(std::begin(kOps), std::end(kOps), s.op) == std::end(kOps))
-      throw InputError(where, "unknown operation '" + s.op + "'", "use MPI_Send, MPI_Isend, MPI_Recv or PingPong");
+      throw InputError(where, "unknown operation '" + s.op + "'", "use MPI_Send, MPI_Isend, MPI_Recv, PingPong or MPI_Ssend");
     s.size     = units::parse_integer(text::trim(f[1]), where + ": size");
     s.start    = units::parse_number(text::trim(f[2]), where + ": start");
     s.duration = units::parse_number(text::trim(f[3]), where + ": duration");

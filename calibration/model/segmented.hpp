@@ -4,6 +4,7 @@
 // weighs as much as one of milliseconds.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,21 @@ struct SegmentOptions {
   double noise_floor  = 0.01; // relative error counted as noise: a split must explain more than that
 };
 
-// xs strictly increasing, ys the same length. Throws std::invalid_argument when there are fewer
-// than min_points points.
+// The segmentation of points 0..n-1 into contiguous ranges: dynamic programming over every split
+// (each range at least min_points), the number of ranges by BIC. `cost(i, j)` is the relative
+// weighted RSS of the best fit of points [i, j]; `observations` the number of residuals behind
+// all costs, `params` what one range costs (its coefficients and its breakpoint). Throws
+// std::invalid_argument when n < min_points.
+struct Segmentation {
+  std::vector<std::pair<size_t, size_t>> ranges; // first and last point of each
+  double rss = 0;
+  double bic = 0; // the criterion it won with (lower is better), to compare segmentations
+};
+Segmentation choose_segments(size_t n, const std::function<double(size_t, size_t)>& cost, size_t observations,
+                             double params, const SegmentOptions& opt);
+
+// One line per segment: xs strictly increasing, ys the same length. Throws std::invalid_argument
+// when there are fewer than min_points points.
 std::vector<Segment> fit_segments(const std::vector<double>& xs, const std::vector<double>& ys,
                                   const SegmentOptions& opt = {});
 

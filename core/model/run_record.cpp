@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace haec::suite {
+namespace haec::core {
 
 using units::exact;
 
@@ -18,8 +18,6 @@ uint32_t RunRecord::node_index(const std::string& host)
 
 void RunRecord::add_transfer(const Transfer& t)
 {
-  if (observer_)
-    observer_(t);
   ++transfers_;
   bytes_ += t.bytes;
   total_hops_ += static_cast<uint64_t>(t.hops);
@@ -43,6 +41,13 @@ void RunRecord::add_logical_message(int src_rank, int dst_rank, uint64_t bytes)
 {
   ++logical_messages_;
   auto& cell = traffic_[{src_rank, dst_rank}];
+  ++cell.first;
+  cell.second += bytes;
+}
+
+void RunRecord::add_logical_receive(int src_rank, int dst_rank, uint64_t bytes)
+{
+  auto& cell = received_[{src_rank, dst_rank}];
   ++cell.first;
   cell.second += bytes;
 }
@@ -89,4 +94,4 @@ std::string RunRecord::traffic_matrix_csv() const
   return out.str();
 }
 
-} // namespace haec::suite
+} // namespace haec::core

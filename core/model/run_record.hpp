@@ -1,15 +1,14 @@
 // What one simulated run produced: its network transfers, the application's logical
-// point-to-point messages, and the tables derived from them. Pure C++: the SimGrid adapters
-// feed it, results.cpp turns it into files.
+// point-to-point messages (sent, and in replay received), and the tables derived from them. Pure
+// C++: the core feeds it, results.cpp turns it into files, checks.cpp verifies it.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace haec::suite {
+namespace haec::core {
 
 // One transfer as the network model saw it.
 struct Transfer {
@@ -37,18 +36,19 @@ public:
   const std::vector<std::string>& node_names() const { return node_names_; }
 
   void add_transfer(const Transfer& t);
-  // Called with every transfer added (the power plugin charges each link of its route).
-  void set_transfer_observer(std::function<void(const Transfer&)> observer) { observer_ = std::move(observer); }
   void add_logical_message(int src_rank, int dst_rank, uint64_t bytes);
+  // A receive posted for `bytes` from src_rank (trace replay: the receiving side of a message).
+  void add_logical_receive(int src_rank, int dst_rank, uint64_t bytes);
 
   uint64_t transfers() const { return transfers_; }
   uint64_t bytes() const { return bytes_; }
   uint64_t total_hops() const { return total_hops_; }
   uint64_t logical_messages() const { return logical_messages_; }
-  const std::vector<Transfer>& kept_transfers() const { return kept_; }
   const std::map<uint64_t, SizeStats>& by_size() const { return by_size_; }
-  const std::map<int, uint64_t>& hop_histogram() const { return hop_histogram_; }
-  const std::map<std::pair<int, int>, std::pair<uint64_t, uint64_t>>& traffic() const { return traffic_; }
+  // (src, dst) -> (messages, bytes): sent, and received (replay only).
+  using PairCounts = std::map<std::pair<int, int>, std::pair<uint64_t, uint64_t>>;
+  const PairCounts& traffic() const { return traffic_; }
+  const PairCounts& received() const { return received_; }
 
   // CSV renderings (deterministic: fixed column order, %.17g-exact numbers, sorted keys).
   std::string messages_csv() const;
@@ -58,14 +58,13 @@ public:
 
 private:
   bool keep_transfers_;
-  std::function<void(const Transfer&)> observer_;
   std::vector<std::string> node_names_;
   std::map<std::string, uint32_t> node_ids_;
   std::vector<Transfer> kept_;
   uint64_t transfers_ = 0, bytes_ = 0, total_hops_ = 0, logical_messages_ = 0;
   std::map<uint64_t, SizeStats> by_size_;
   std::map<int, uint64_t> hop_histogram_;
-  std::map<std::pair<int, int>, std::pair<uint64_t, uint64_t>> traffic_; // (src,dst) -> (messages, bytes)
+  PairCounts traffic_, received_;
 };
 
-} // namespace haec::suite
+} // namespace haec::core

@@ -2,6 +2,7 @@
 #include "input_error.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +58,15 @@ long long parse_integer(const std::string& text, const std::string& what)
   return v;
 }
 
+bool parse_bool(const std::string& text, const std::string& what)
+{
+  if (text == "1" || text == "yes" || text == "on" || text == "true")
+    return true;
+  if (text == "0" || text == "no" || text == "off" || text == "false")
+    return false;
+  throw InputError(what, "'" + text + "' is not a boolean", "give yes or no (on/off, true/false, 1/0)");
+}
+
 double parse_bandwidth(const std::string& text, const std::string& what)
 {
   static const std::vector<std::pair<std::string, double>> table = {
@@ -83,13 +93,16 @@ double parse_speed(const std::string& text, const std::string& what)
 
 std::string exact(double value)
 {
-  char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
-    if (std::strtod(buf, nullptr) == value)
-      break;
-  }
-  return buf;
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, r.ptr);
+}
+
+std::string exact_fixed(double value)
+{
+  char buf[400];
+  auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+  return std::string(buf, r.ptr);
 }
 
 } // namespace haec::units

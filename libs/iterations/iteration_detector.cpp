@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-namespace haec::dvfs {
+namespace haec::iterations {
 
 IterationDetector::IterationDetector(DetectorOptions options) : opt_(options)
 {
@@ -122,4 +122,4 @@ bool IterationDetector::feed(uint64_t key)
   return false;
 }
 
-} // namespace haec::dvfs
+} // namespace haec::iterations

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace haec::dvfs {
+namespace haec::iterations {
 
 struct DetectorOptions {
   int max_period = 512; // longest loop body, in calls
@@ -64,4 +64,4 @@ private:
   long every_ = 1, count_ = 0;
 };
 
-} // namespace haec::dvfs
+} // namespace haec::iterations

@@ -1,11 +1,38 @@
-// Iteration boundaries in a rank's MPI call stream (governor_bridge.hpp): user-given modes here,
-// automatic detection through the model's IterationDetector.
+// Iteration boundaries in a rank's MPI call stream: user-given modes here, automatic detection
+// through IterationDetector.
 #include "iteration_modes.hpp"
 #include "input_error.hpp"
 #include "iteration_detector.hpp"
 #include "units.hpp"
 
-namespace haec::dvfs {
+#include <algorithm>
+#include <cctype>
+
+namespace haec::iterations {
+namespace {
+
+// Every MPI function SimGrid 3.32 declares (smpi.h, sampi.h), listed at build time.
+const char* const kMpiFunctions[] = {
+#include "mpi_function_names.inc"
+};
+
+std::string lower(std::string s)
+{
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+} // namespace
+
+bool is_mpi_function(const std::string& name)
+{
+  // Replayed actions are named after SimGrid's action names ("MPI_AllToAll"): case does not matter.
+  const std::string wanted = lower(name);
+  for (const char* f : kMpiFunctions)
+    if (lower(f) == wanted)
+      return true;
+  return false;
+}
 
 IterationMode parse_iteration_mode(const std::string& text, const std::string& what)
 {
@@ -20,6 +47,8 @@ IterationMode parse_iteration_mode(const std::string& text, const std::string& w
   if (text.rfind("site:", 0) == 0 && text.size() > 5) {
     m.kind = IterationMode::Site;
     m.site = text.substr(5);
+    if (!is_mpi_function(m.site.substr(0, m.site.find('@'))))
+      throw InputError(what, "'" + m.site + "' does not start with an MPI function (unknown MPI function)", fix);
     return m;
   }
   if (text.rfind("every:", 0) == 0) {
@@ -36,8 +65,8 @@ IterationMode parse_iteration_mode(const std::string& text, const std::string& w
       m.kind  = IterationMode::Every;
       m.every = static_cast<long>(k);
       m.site  = text.substr(colon + 1);
-      if (m.site.rfind("MPI_", 0) != 0)
-        throw InputError(what, "'" + m.site + "' is not an MPI function name", fix);
+      if (!is_mpi_function(m.site))
+        throw InputError(what, "'" + m.site + "' is not an MPI function (unknown MPI function)", fix);
       return m;
     }
   }
@@ -70,4 +99,4 @@ bool IterationSplitter::boundary(const std::string& site_text, uint32_t site)
   return auto_->feed(site);
 }
 
-} // namespace haec::dvfs
+} // namespace haec::iterations

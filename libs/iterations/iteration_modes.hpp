@@ -1,5 +1,5 @@
-// How the adapters find iterations in a rank's stream of MPI call sites (haec/iterations,
-// shared by the DVFS and balancing plugins): automatically (IterationDetector), or as the user
+// How the core finds iterations in a rank's stream of MPI call sites (haec/iterations; the DVFS
+// and balancing plugins subscribe to the boundaries): automatically (IterationDetector), or as the user
 // says. Pure C++.
 #pragma once
 #include "iteration_detector.hpp"
@@ -8,15 +8,18 @@
 #include <memory>
 #include <string>
 
-namespace haec::dvfs {
+namespace haec::iterations {
 
 struct IterationMode {
   enum Kind { Auto, Marker, Site, Every } kind = Auto;
   std::string site; // Site: the call site text; Every: the function name ("MPI_Waitall")
   long every = 1;   // Every: each k-th call
 };
-// "auto" | "marker" | "site:SITE" | "every:K:MPI_Function"; throws haec::InputError naming `what`.
+// "auto" | "marker" | "site:SITE" | "every:K:MPI_Function"; throws haec::InputError naming `what`
+// (also for a function SimGrid does not declare).
 IterationMode parse_iteration_mode(const std::string& text, const std::string& what);
+// True for an MPI function SimGrid declares (any case: replayed actions are "MPI_AllToAll").
+bool is_mpi_function(const std::string& name);
 
 class IterationSplitter {
 public:
@@ -31,4 +34,4 @@ private:
   std::unique_ptr<IterationDetector> auto_;
 };
 
-} // namespace haec::dvfs
+} // namespace haec::iterations

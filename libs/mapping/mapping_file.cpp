@@ -1,9 +1,12 @@
-// HAEC-SIM mapping files (seed 000 §3.3.1) and SMPI hostfiles.
-// Mapping file: line 1 = strategy name (free text, e.g. "block xyz"), then per used node
-// "x y z count rank...". Blank lines are skipped; nodes may appear in any order, at most once.
+// HAEC-SIM mapping files (seed 000 §3.3.1) as MapLib writes them, and SMPI hostfiles.
+// Mapping file: line 1 = strategy name (free text, e.g. "block xyz"), line 2 = the header
+// "x_coord y_coord z_coord number_of_processes process_id(s)" (optional when reading: HAEC-SIM's own
+// examples have none), then per used node "x y z count rank...". Blank lines are skipped; nodes may
+// appear in any order, at most once.
 #include "input_error.hpp"
 #include "mapping_detail.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -36,11 +39,16 @@ std::string write_mapping_file(const std::string& strategy, const std::vector<in
   std::vector<std::vector<int>> on_node(nodes.size());
   for (size_t r = 0; r < assignment.size(); ++r)
     on_node[assignment[r]].push_back(static_cast<int>(r)); // ranks ascending per node
+  // MapLib sorts the used nodes by (x, y, z): x slowest.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (!on_node[i].empty())
+      order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return nodes[a].coords < nodes[b].coords; });
   std::ostringstream out;
-  out << strategy << '\n';
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (on_node[i].empty())
-      continue;
+  out << strategy << '\n' << kMappingHeader << '\n';
+  for (size_t i : order) {
     const auto& c = nodes[i].coords;
     out << c[0] << ' ' << c[1] << ' ' << c[2] << ' ' << on_node[i].size();
     for (int r : on_node[i])
@@ -66,11 +74,21 @@ std::vector<int> read_mapping_file(const std::string& text, const std::string& p
   std::map<uint64_t, size_t> rank_line; // rank -> line that lists it
   std::map<int, size_t> node_line;  // node -> line, to reject a node listed twice
   std::map<uint64_t, int> rank_node;
+  const auto header = detail::split_ws(kMappingHeader);
+  bool first_data   = true;
   for (size_t li = 1; li < lines.size(); ++li) {
     const size_t lineno = li + 1;
     const auto f        = detail::split_ws(lines[li]);
     if (f.empty())
       continue;
+    if (first_data && f[0] == header[0]) { // MapLib's header line
+      first_data = false;
+      if (f != header)
+        throw InputError(where(path, lineno), "the header line must be '" + std::string(kMappingHeader) + "'",
+                         "write MapLib's header exactly or leave it out");
+      continue;
+    }
+    first_data = false;
     if (f.size() < 4)
       throw InputError(where(path, lineno), "expected 'x y z count rank...', got '" + detail::trim(lines[li]) + "'",
                        format_fix);

@@ -16,6 +16,9 @@ Metrics compute_metrics(const CommMatrix& matrix, const std::vector<int>& assign
                          std::to_string(matrix.ranks),
                      "compute the metrics of a mapping of the matrix's run");
   Metrics m;
+  m.has_messages = matrix.has_messages;
+  if (!matrix.has_messages) // sizes only (a MapLib .size.csv without its .count.csv)
+    return m;
   // Inter-node messages per unordered node pair {lo, hi}, both directions summed (seed 004 counts
   // node-to-node communications, not directed links). Ordered map: deterministic iteration.
   std::map<std::pair<int, int>, uint64_t> per_pair;

@@ -1,5 +1,6 @@
 #include "input_error.hpp"
 #include "mapping_detail.hpp"
+#include "text.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -9,47 +10,20 @@
 
 namespace haec::mapping::detail {
 
+// The text helpers are libs/common's (text.hpp); the mapping model names them here.
 std::string trim(const std::string& s)
 {
-  const char* ws = " \t\r\n";
-  size_t b       = s.find_first_not_of(ws);
-  if (b == std::string::npos)
-    return "";
-  size_t e = s.find_last_not_of(ws);
-  return s.substr(b, e - b + 1);
+  return text::trim(s);
 }
 
 std::vector<std::string> split_ws(const std::string& s)
 {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
-      ++i;
-    size_t b = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-      ++i;
-    if (i > b)
-      out.push_back(s.substr(b, i - b));
-  }
-  return out;
+  return text::split_ws(s);
 }
 
-std::vector<std::string> split_lines(const std::string& text)
+std::vector<std::string> split_lines(const std::string& t)
 {
-  std::vector<std::string> lines;
-  size_t b = 0;
-  while (b < text.size()) {
-    size_t e = text.find('\n', b);
-    if (e == std::string::npos)
-      e = text.size();
-    std::string line = text.substr(b, e - b);
-    if (!line.empty() && line.back() == '\r') // files written on Windows
-      line.pop_back();
-    lines.push_back(line);
-    b = e + 1;
-  }
-  return lines;
+  return text::split_lines(t);
 }
 
 std::string read_text_file(const std::string& path, const std::string& what)

@@ -7,6 +7,7 @@
 #include "input_error.hpp"
 
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -36,7 +37,15 @@ const std::map<std::string, Arity>& fixed()
       {"allgather", {2, 4}},   {"scan", {2, 3}},       {"exscan", {2, 3}},     {"compute", {1, 1}},
       {"sleep", {1, 1}},       {"location", {2, 2}},   {"haec_ibarrier", {1, 1}}, {"haec_ibcast", {4, 4}},
       {"haec_ireduce", {4, 4}}, {"haec_iallreduce", {3, 3}}, {"haec_ialltoall", {5, 5}},
-      {"haec_iallgather", {5, 5}}, {"haec_igather", {6, 6}}, {"haec_iscatter", {6, 6}}, {"haec_wait", {1, 1}}};
+      {"haec_iallgather", {5, 5}}, {"haec_igather", {6, 6}}, {"haec_iscatter", {6, 6}}, {"haec_wait", {1, 1}},
+      // one-sided communication (core/replay_rma_actions.cpp); post/start end with a group of any size
+      {"haec_barrier", {0, 0}}, {"haec_win_create", {3, 3}}, {"haec_win_allocate", {3, 3}}, {"haec_win_free", {1, 1}},
+      {"haec_win_fence", {2, 2}}, {"haec_win_lock", {4, 4}},
+      {"haec_win_unlock", {2, 2}}, {"haec_win_lock_all", {2, 2}}, {"haec_win_unlock_all", {1, 1}},
+      {"haec_win_flush", {2, 2}}, {"haec_win_flush_local", {2, 2}}, {"haec_win_flush_all", {1, 1}},
+      {"haec_win_flush_local_all", {1, 1}}, {"haec_win_post", {3, INT_MAX}}, {"haec_win_start", {3, INT_MAX}},
+      {"haec_win_complete", {1, 1}}, {"haec_win_wait", {1, 1}}, {"haec_put", {7, 7}}, {"haec_get", {7, 7}},
+      {"haec_accumulate", {8, 8}}, {"haec_get_accumulate", {10, 10}}, {"haec_compare_and_swap", {5, 5}}};
   return a;
 }
 

@@ -3,27 +3,22 @@
 // GreedyLB / RefineLB did, for unmodified applications.
 //
 //   - Each rank's load is the seconds it computed (single-host executions) since the last step.
-//   - Iterations come from the same splitter as the DVFS plugin (haec/iterations); every K-th
-//     boundary a rank reports its load for that window. When every rank has reported, the
+//   - Iterations are the core's iteration boundaries (haec/iterations); every K-th boundary a
+//     rank reports its load for that window. When every rank has reported, the
 //     strategy runs once (deterministic) and assigns nodes; each rank to move migrates at its
 //     next boundary (the last reporter at once): it sends its memory footprint from the old node
 //     to the new one (an s4u communication, so it costs network time and link energy), then
-//     Actor::set_host. Boundaries are MPI call entries at the start of an iteration, where the
+//     Actor::set_host, and tells the core (RankMigrated). Boundaries are MPI call entries at the start of an iteration, where the
 //     previous iteration's requests are complete, so no rank moves in the middle of a transfer.
 //   - An application calling AMPI_Migrate (smpi/sampi.h) gets its calls as the balancing points
 //     instead of every K iterations.
 // Outputs: migrations.csv (time, iteration, rank, from, to, bytes) and balance.csv (each step's
 // per-node load before and after), summary entries balance_steps and migrations.
-#include "iteration_modes.hpp"
-#include "input_error.hpp"
-#include "mpi_calls.hpp"
-#include "run_context.hpp"
-#include "strategies.hpp"
+#include "balance_settings.hpp"
+#include "run.hpp"
 #include "units.hpp"
-#include "atomic_file.hpp"
 
 #include <simgrid/s4u.hpp>
-#include <xbt/config.hpp>
 #include <xbt/log.h>
 
 #include <algorithm>
@@ -40,19 +35,10 @@ namespace sg4 = simgrid::s4u;
 namespace haec::balance {
 namespace {
 
-simgrid::config::Flag<std::string> cfg_strategy{"haec/balance/strategy",
-                                                "Load-balancing strategy: greedy or refine (empty: off)", ""};
-simgrid::config::Flag<int> cfg_every{"haec/balance/every", "Balance every K iterations", 10};
-simgrid::config::Flag<double> cfg_tolerance{"haec/balance/tolerance",
-                                            "With refine, nodes above tolerance x mean load give ranks away", 1.05};
-simgrid::config::Flag<double> cfg_footprint{"haec/balance/footprint",
-                                            "Bytes of memory a migrating rank sends to its new node", 1e6};
-simgrid::config::Flag<std::string> cfg_pinned{"haec/balance/pinned", "Ranks that never migrate, e.g. 0,3-5", ""};
-
 struct RankState {
   int rank       = -1;
   sg4::Actor* actor = nullptr;
-  std::unique_ptr<dvfs::IterationSplitter> splitter;
+  bool tracked   = false;
   int iteration  = 0;
   double load    = 0; // seconds computed in the current window
   int reported   = 0; // windows reported
@@ -76,25 +62,24 @@ struct Migration {
 
 class BalancePlugin {
 public:
-  void on_platform_created();
-  void on_exec_start(const sg4::Exec& exec);
-  void on_completion(const sg4::Activity& activity);
-  void on_call(const suite::MpiCall& call);
-  void write(const std::string& dir);
+  void start();
 
 private:
+  void on_computation_started(const core::ComputationStarted& e);
+  void on_computation_ended(const core::ComputationEnded& e);
+  void on_call(const core::MpiCall& call);
+  void on_boundary(const core::IterationBoundary& b);
+  void at_boundary(RankState& rs, double now);
+  void contribute(core::Results& results) const;
   RankState& state(long pid);
   void report(RankState& rs, double now);
   void decide(double now, int iteration);
   void migrate(RankState& rs);
 
-  bool enabled_ = false;
-  std::unique_ptr<Strategy> strategy_;
-  dvfs::IterationMode mode_;
+  BalanceConfig config_;
   std::vector<sg4::Host*> nodes_;
   std::map<const sg4::Host*, int> node_index_;
   std::vector<RankState> ranks_; // by pid
-  std::set<int> pinned_;
   std::unordered_map<const sg4::Activity*, std::pair<long, double>> running_; // exec -> pid, start
   std::vector<Step> steps_;
   std::vector<Migration> migrations_;
@@ -109,41 +94,11 @@ BalancePlugin& plugin()
   return instance;
 }
 
-std::set<int> parse_ranks(const std::string& text, const std::string& what)
+void BalancePlugin::start()
 {
-  std::set<int> out;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    if (part.empty())
-      continue;
-    const size_t dash = part.find('-');
-    long long a = units::parse_integer(part.substr(0, dash), what);
-    long long b = dash == std::string::npos ? a : units::parse_integer(part.substr(dash + 1), what);
-    if (a < 0 || b < a || b > 1 << 24)
-      throw InputError(what, "'" + part + "' is not a rank or rank range", "write e.g. 0,3-5");
-    for (long long r = a; r <= b; ++r)
-      out.insert(static_cast<int>(r));
-  }
-  return out;
-}
-
-void BalancePlugin::on_platform_created()
-{
-  if (cfg_strategy.get().empty())
+  config_ = core::configure(balance_config);
+  if (!config_.strategy)
     return;
-  try {
-    strategy_ = make_strategy(cfg_strategy.get(), cfg_tolerance, "haec/balance/strategy");
-    if (cfg_every.get() <= 0)
-      throw InputError("haec/balance/every", std::to_string(cfg_every.get()) + " is not a positive iteration count",
-                       "balance every K >= 1 iterations, e.g. --every 5");
-    if (!(cfg_footprint.get() >= 0))
-      throw InputError("haec/balance/footprint", "must not be negative", "give the bytes a rank's memory occupies");
-    mode_   = dvfs::parse_iteration_mode(simgrid::config::get_value<std::string>("haec/iterations"), "haec/iterations");
-    pinned_ = parse_ranks(cfg_pinned.get(), "haec/balance/pinned");
-  } catch (const std::exception& e) {
-    suite::fail_run(e.what());
-  }
   for (auto* h : sg4::Engine::get_instance()->get_all_hosts())
     if (!dynamic_cast<sg4::VirtualMachine*>(h))
       nodes_.push_back(h);
@@ -155,9 +110,12 @@ void BalancePlugin::on_platform_created()
   });
   for (size_t i = 0; i < nodes_.size(); ++i)
     node_index_[nodes_[i]] = static_cast<int>(i);
-  enabled_ = true;
-  suite::add_mpi_call_observer([this](const suite::MpiCall& c) { on_call(c); });
-  suite::add_results_writer([this](const std::string& dir) { write(dir); });
+  auto& bus = core::bus();
+  bus.computation_started.subscribe([this](const core::ComputationStarted& e) { on_computation_started(e); });
+  bus.computation_ended.subscribe([this](const core::ComputationEnded& e) { on_computation_ended(e); });
+  bus.iteration_boundaries.subscribe([this](const core::IterationBoundary& b) { on_boundary(b); });
+  bus.mpi_calls.subscribe([this](const core::MpiCall& c) { on_call(c); });
+  core::add_results_writer([this](core::Results& r) { contribute(r); });
 }
 
 RankState& BalancePlugin::state(long pid)
@@ -165,51 +123,58 @@ RankState& BalancePlugin::state(long pid)
   if (pid >= static_cast<long>(ranks_.size()))
     ranks_.resize(static_cast<size_t>(pid) + 1);
   RankState& rs = ranks_[static_cast<size_t>(pid)];
-  if (!rs.splitter) {
-    rs.actor         = sg4::Actor::self();
-    const char* rank = rs.actor ? rs.actor->get_property("rank") : nullptr;
-    rs.rank          = rank ? std::atoi(rank) : -1;
-    rs.pinned        = pinned_.count(rs.rank) > 0;
-    rs.splitter      = std::make_unique<dvfs::IterationSplitter>(mode_);
+  if (!rs.tracked) {
+    rs.tracked = true;
+    rs.actor   = sg4::Actor::self();
+    rs.rank    = core::rank_of(pid);
+    rs.pinned  = config_.pinned.count(rs.rank) > 0;
   }
   return rs;
 }
 
-void BalancePlugin::on_exec_start(const sg4::Exec& exec)
+void BalancePlugin::on_computation_started(const core::ComputationStarted& e)
 {
-  if (!enabled_ || exec.get_host_number() != 1 || sg4::Actor::self() == nullptr)
-    return;
-  running_[&exec] = {sg4::this_actor::get_pid(), sg4::Engine::get_clock()};
+  if (e.exec.get_host_number() == 1 && e.pid >= 0)
+    running_[&e.exec] = {e.pid, e.time};
 }
 
-void BalancePlugin::on_completion(const sg4::Activity& activity)
+void BalancePlugin::on_computation_ended(const core::ComputationEnded& e)
 {
-  auto it = running_.find(&activity);
+  auto it = running_.find(&e.exec);
   if (it == running_.end())
     return;
-  const double end = activity.get_finish_time() >= 0 ? activity.get_finish_time() : sg4::Engine::get_clock();
-  state(it->second.first).load += end - it->second.second;
+  state(it->second.first).load += e.end - it->second.second;
   running_.erase(it);
 }
 
-void BalancePlugin::on_call(const suite::MpiCall& call)
+// An application calling AMPI_Migrate gets those calls as its balancing points.
+void BalancePlugin::on_call(const core::MpiCall& call)
 {
-  if (!enabled_ || !call.enter)
+  if (!call.enter)
     return;
-  RankState& rs         = state(call.pid);
-  const std::string& st = suite::site_text(call.site);
-  const bool is_migrate = st.rfind("MPI_Migrate@", 0) == 0;
-  if (is_migrate && !migrate_calls_) {
-    migrate_calls_ = true;
+  RankState& rs = state(call.pid);
+  if (core::site_text(call.site).rfind("MPI_Migrate@", 0) != 0)
+    return;
+  if (!migrate_calls_)
     XBT_INFO("the application calls MPI_Migrate: balancing at those calls instead of every %d iterations",
-             cfg_every.get());
-  }
-  const bool boundary = migrate_calls_ ? is_migrate : rs.splitter->boundary(st, call.site);
-  if (!boundary)
-    return;
+             config_.every);
+  migrate_calls_ = true;
+  at_boundary(rs, call.time);
+}
+
+// Every K-th iteration boundary is a balancing point, unless the application calls MPI_Migrate
+// (its own call's boundary is handled as that call, on_call).
+void BalancePlugin::on_boundary(const core::IterationBoundary& b)
+{
+  if (!migrate_calls_ && core::site_text(b.site).rfind("MPI_Migrate@", 0) != 0)
+    at_boundary(state(b.pid), b.time);
+}
+
+void BalancePlugin::at_boundary(RankState& rs, double now)
+{
   ++rs.iteration;
-  if (migrate_calls_ || rs.iteration % cfg_every.get() == 0)
-    report(rs, call.time);
+  if (migrate_calls_ || rs.iteration % config_.every == 0)
+    report(rs, now);
   if (rs.move_to >= 0)
     migrate(rs);
 }
@@ -221,7 +186,7 @@ void BalancePlugin::report(RankState& rs, double now)
   window_reports_[rs.reported++]++;
   int live = 0;
   for (auto const& r : ranks_)
-    live += r.splitter != nullptr;
+    live += r.tracked;
   while (window_reports_[windows_decided_] == live)
     decide(now, rs.iteration);
 }
@@ -231,7 +196,7 @@ void BalancePlugin::decide(double now, int iteration)
   std::vector<RankLoad> loads;
   std::vector<RankState*> who;
   for (auto& r : ranks_)
-    if (r.splitter && r.actor) {
+    if (r.tracked && r.actor) {
       loads.push_back({r.rank, r.load, node_index_.at(r.actor->get_host()), r.pinned});
       who.push_back(&r);
     }
@@ -239,7 +204,7 @@ void BalancePlugin::decide(double now, int iteration)
   std::vector<int> before(loads.size());
   for (size_t i = 0; i < loads.size(); ++i)
     before[i] = loads[i].node;
-  const auto after = strategy_->assign(loads, nodes);
+  const auto after = config_.strategy->assign(loads, nodes);
   steps_.push_back({windows_decided_, iteration, now, node_loads(loads, before, nodes), node_loads(loads, after, nodes)});
   for (size_t i = 0; i < who.size(); ++i) {
     who[i]->load    = 0;
@@ -256,40 +221,39 @@ void BalancePlugin::migrate(RankState& rs)
   rs.move_to      = -1;
   if (from == to)
     return;
-  const double bytes = cfg_footprint;
+  const double bytes = config_.footprint;
   const double start = sg4::Engine::get_clock();
   if (bytes > 0)
     sg4::Comm::sendto(from, to, static_cast<uint64_t>(bytes));
   rs.actor->set_host(to);
   migrations_.push_back({start, rs.iteration, rs.rank, from->get_name(), to->get_name(), bytes});
+  core::bus().rank_migrated.publish(core::RankMigrated{rs.actor->get_pid(), rs.rank, from, to, start});
 }
 
-void BalancePlugin::write(const std::string& dir)
+void BalancePlugin::contribute(core::Results& results) const
 {
   std::ostringstream m;
   m << "time,iteration,rank,from,to,bytes\n";
   for (auto const& x : migrations_)
     m << units::exact(x.time) << ',' << x.iteration << ',' << x.rank << ',' << x.from << ',' << x.to << ','
       << units::exact(x.bytes) << '\n';
-  write_file_atomic(dir + "/migrations.csv", m.str());
+  results.add_file("migrations.csv", m.str());
   std::ostringstream b;
   b << "step,iteration,time,node,load_before_s,load_after_s\n";
   for (auto const& s : steps_)
     for (size_t n = 0; n < s.before.size(); ++n)
       b << s.window << ',' << s.iteration << ',' << units::exact(s.time) << ',' << nodes_[n]->get_name() << ','
         << units::exact(s.before[n]) << ',' << units::exact(s.after[n]) << '\n';
-  write_file_atomic(dir + "/balance.csv", b.str());
-  suite::add_summary_entry("balance_strategy", "\"" + cfg_strategy.get() + "\"");
-  suite::add_summary_entry("balance_steps", std::to_string(steps_.size()));
-  suite::add_summary_entry("migrations", std::to_string(migrations_.size()));
+  results.add_file("balance.csv", b.str());
+  results.add_summary("balance_strategy", "\"" + config_.strategy_name + "\"");
+  results.add_summary("balance_steps", std::to_string(steps_.size()));
+  results.add_summary("migrations", std::to_string(migrations_.size()));
 }
 
 struct Registration {
   Registration()
   {
-    sg4::Engine::on_platform_created_cb([] { plugin().on_platform_created(); });
-    sg4::Exec::on_start_cb([](sg4::Exec const& e) { plugin().on_exec_start(e); });
-    sg4::Activity::on_completion_cb([](sg4::Activity const& a) { plugin().on_completion(a); });
+    core::register_plugin("balance", 40, [] { plugin().start(); });
   }
 } registration;
 

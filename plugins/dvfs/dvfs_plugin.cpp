@@ -2,38 +2,34 @@
 // extension, fed with what the host's ranks do and obeyed by setting the host's pstate.
 //
 // What it observes (no actor of its own, so rank numbering never shifts, in emulation or replay):
-//   - computations: Exec::on_start / Activity::on_completion of single-host executions
+//   - computations (the core's ComputationStarted/Ended events) of single-host executions
 //     (SMPI's measured bursts, smpi_execute_flops, replayed compute actions; not SMPI's iprobe
-//     polling); each is a task keyed by its code region (suite::current_region) and occurrence
+//     polling); each is a task keyed by its code region (core::current_region) and occurrence
 //     in the iteration; the time from its end to the next computation is its MPI time t_lib;
-//   - MPI calls (suite::add_mpi_call_observer: our PMPI layer in emulation, the wrapped replay
-//     actions in replay), whose sequence of call sites gives the iterations (IterationDetector),
-//     or user-given markers;
+//   - MPI calls and the iteration boundaries the core finds in them (haec/iterations: repeating
+//     call sites, or user-given markers), from our PMPI layer or the replayed actions;
 //   - the host's load, sampled every haec/dvfs/period by kernel timers (ondemand, conservative).
 // Pstate changes: immediately, or haec/dvfs/switch-latency later (the host keeps its old
 // frequency meanwhile), each charged haec/dvfs/switch-energy joules; a two-pstate plan ("mix")
 // switches again after its first part with a kernel timer. Timers are removed when the last rank
 // ends, so they never stretch the simulated time.
 #include "dvfs_observer.hpp"
+#include "dvfs_settings.hpp"
 #include "governor.hpp"
-#include "iteration_modes.hpp"
 #include "offline_optimum.hpp"
-#include "input_error.hpp"
-#include "mpi_calls.hpp"
 #include "power_profile.hpp"
-#include "run_context.hpp"
+#include "run.hpp"
 #include "units.hpp"
-#include "atomic_file.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
-#include <xbt/config.hpp>
 #include <xbt/log.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
@@ -45,26 +41,6 @@ namespace timer = simgrid::kernel::timer;
 
 namespace haec::dvfs {
 namespace {
-
-simgrid::config::Flag<std::string> cfg_governor{
-    "haec/dvfs/governor", "DVFS governor of every host (a host's haec:governor property overrides it; empty: off)", ""};
-simgrid::config::Flag<double> cfg_period{"haec/dvfs/period", "Sampling period of the load-based governors (s)", 0.1};
-simgrid::config::Flag<double> cfg_up{"haec/dvfs/up-threshold", "Load above which ondemand/conservative speed up", 0.8};
-simgrid::config::Flag<double> cfg_down{"haec/dvfs/down-threshold", "Load below which conservative slows down", 0.2};
-simgrid::config::Flag<int> cfg_min_pstate{"haec/dvfs/min-pstate",
-                                          "Fastest pstate a governor may use (index; -1: the host's fastest)", -1};
-simgrid::config::Flag<int> cfg_max_pstate{"haec/dvfs/max-pstate",
-                                          "Slowest pstate a governor may use (index; -1: the host's slowest)", -1};
-simgrid::config::Flag<double> cfg_switch_latency{
-    "haec/dvfs/switch-latency", "Seconds between a governor's decision and the new frequency (old one meanwhile)", 0.0};
-simgrid::config::Flag<double> cfg_switch_energy{"haec/dvfs/switch-energy", "Joules charged per pstate switch", 0.0};
-simgrid::config::Flag<std::string> cfg_iterations{
-    "haec/iterations",
-    "Iteration boundaries: auto (repeating call sites), marker (MPI_Iteration_in), site:SITE (each call of that "
-    "call site), every:K:MPI_Function (every K-th call of it)",
-    "auto"};
-simgrid::config::Flag<std::string> cfg_params{
-    "haec/dvfs/params", "Governor parameters as key=value,... (see plugins/dvfs/README.md)", ""};
 
 constexpr double kNever = -1;
 
@@ -84,7 +60,7 @@ struct RankTrack {
   double last_end = kNever;
   double idle_mark = 0; // its host's idle_accum when the last computation ended
   // iterations
-  std::unique_ptr<IterationSplitter> splitter;
+  bool tracked = false;
   TaskKeys keys;
   IterationRecord iter;
 };
@@ -111,15 +87,17 @@ simgrid::xbt::Extension<sg4::Host, HostDvfs> HostDvfs::EXTENSION_ID;
 
 class DvfsPlugin {
 public:
-  void on_platform_created();
-  void on_exec_start(const sg4::Exec& exec);
-  void on_completion(const sg4::Activity& activity);
-  void on_call(const suite::MpiCall& call);
-  void on_actor_end(const sg4::Actor& actor);
-  void write(const std::string& dir);
-  void write_optimum(const std::vector<IterationRecord>& rows);
+  void start();
 
 private:
+  sg4::Host* govern(sg4::Host* h, const std::string& name);
+  void subscribe();
+  void on_computation_started(const core::ComputationStarted& e);
+  void on_computation_ended(const core::ComputationEnded& e);
+  void on_boundary(const core::IterationBoundary& b);
+  void on_actor_end(const sg4::Actor& actor);
+  void contribute(core::Results& results);
+  void add_optimum(core::Results& results, const std::vector<IterationRecord>& rows);
   RankTrack& track(long pid);
   void apply(HostDvfs& hd, const Plan& d);
   void set_pstate(HostDvfs& hd, int pstate);
@@ -128,8 +106,7 @@ private:
   void close_iteration(RankTrack& rt, double now);
   void busy_change(HostDvfs& hd, int delta, double now);
 
-  bool enabled_ = false;
-  IterationMode mode_;
+  DvfsConfig config_;
   std::vector<sg4::Host*> hosts_;
   std::vector<RankTrack> ranks_; // by pid
   std::unordered_map<const sg4::Activity*, std::pair<long, HostDvfs*>> exec_pid_; // exec -> rank, host
@@ -146,68 +123,74 @@ DvfsPlugin& plugin()
   return instance;
 }
 
-void DvfsPlugin::on_platform_created()
+// Host creation fires twice for XML platforms (measured): one governor per host, created once
+// the platform exists, never from host signals.
+void DvfsPlugin::start()
 {
-  // Host creation fires twice for XML platforms (measured): one governor per host, created
-  // here once the platform exists, never from host signals.
-  std::string any_governor = cfg_governor.get();
-  auto all                 = sg4::Engine::get_instance()->get_all_hosts();
-  for (auto* h : all)
-    if (h->get_property("haec:governor"))
-      any_governor = h->get_property("haec:governor");
-  if (any_governor.empty())
-    return;
-  enabled_ = true;
-  try {
-    mode_ = parse_iteration_mode(cfg_iterations.get(), "haec/iterations");
-    GovernorParams params;
-    params.period         = cfg_period;
-    params.up_threshold   = cfg_up;
-    params.down_threshold = cfg_down;
-    params.min_pstate     = cfg_min_pstate;
-    params.max_pstate     = cfg_max_pstate;
-    params.switch_latency = cfg_switch_latency;
-    params.switch_energy  = cfg_switch_energy;
-    apply_params(params, cfg_params.get(), "haec/dvfs/params");
-    if (!(cfg_switch_latency >= 0) || !(cfg_switch_energy >= 0))
-      throw InputError("haec/dvfs/switch-latency or switch-energy", "must not be negative", "give 0 or more");
-    for (auto* h : all) {
-      if (dynamic_cast<sg4::VirtualMachine*>(h))
-        continue;
-      std::string name = h->get_property("haec:governor") ? h->get_property("haec:governor") : cfg_governor.get();
-      if (name.empty())
-        continue;
-      const int count = static_cast<int>(h->get_pstate_count());
-      auto* hd        = new HostDvfs;
-      hd->host        = h;
-      hd->index       = hosts_.size();
-      std::vector<double> speeds;
-      for (int p = 0; p < count; ++p)
-        speeds.push_back(h->get_pstate_speed(p));
-      auto power = power::parse_host_power(
-          h->get_name(), [h](const std::string& k) { return h->get_property(k); }, h->get_pstate_count(),
-          h->get_core_count());
-      // A computation occupies one core: the governors price busy time at one busy core (one
-      // rank per node, as in the thesis's experiments).
-      hd->model    = HostModel{speeds, power, 0, count - 1, 1.0};
-      hd->governor = make_governor(name, params, hd->model, "host " + h->get_name() + " governor");
-      hd->min_pstate = std::min(hd->governor->table().fastest(), hd->governor->table().slowest());
-      hd->max_pstate = std::max(hd->governor->table().fastest(), hd->governor->table().slowest());
-      h->extension_set(hd);
-      hosts_.push_back(h);
-      if (auto start = hd->governor->initial_pstate(); start >= 0)
-        set_pstate(*hd, start);
-      else
-        hd->governor->on_pstate_changed(static_cast<int>(h->get_pstate()));
-    }
-  } catch (const std::exception& e) {
-    suite::fail_run(e.what());
+  config_ = core::configure(dvfs_config);
+  for (auto* h : sg4::Engine::get_instance()->get_all_hosts()) {
+    if (dynamic_cast<sg4::VirtualMachine*>(h))
+      continue;
+    const char* own        = h->get_property("haec:governor");
+    const std::string name = own ? own : config_.governor;
+    if (!name.empty())
+      hosts_.push_back(govern(h, name));
   }
+  if (hosts_.empty())
+    return;
   for (auto* h : hosts_)
     arm_sampling(*h->extension<HostDvfs>());
-  suite::add_mpi_call_observer([this](const suite::MpiCall& c) { on_call(c); });
-  suite::add_results_writer([this](const std::string& dir) { write(dir); });
+  subscribe();
   XBT_INFO("DVFS: %zu hosts governed", hosts_.size());
+}
+
+sg4::Host* DvfsPlugin::govern(sg4::Host* h, const std::string& name)
+{
+  const int count = static_cast<int>(h->get_pstate_count());
+  std::vector<double> speeds;
+  for (int p = 0; p < count; ++p)
+    speeds.push_back(h->get_pstate_speed(p));
+  std::optional<power::HostPowerProfile> power;
+  try { // the platform's power properties
+    power = power::parse_host_power(
+        h->get_name(), [h](const std::string& k) { return h->get_property(k); }, h->get_pstate_count(),
+        h->get_core_count());
+  } catch (const std::exception& e) {
+    core::fail_run(e.what());
+  }
+  auto* hd  = new HostDvfs;
+  hd->host  = h;
+  hd->index = hosts_.size();
+  // A computation occupies one core: the governors price busy time at one busy core (one rank
+  // per node, as in the thesis's experiments).
+  hd->model = HostModel{speeds, *power, 0, count - 1, 1.0};
+  try { // the settings against this host (its pstates, its power profile)
+    hd->governor = make_governor(name, config_.params, hd->model, "host " + h->get_name() + " governor");
+  } catch (const std::exception& e) {
+    core::reject_setting(e.what());
+  }
+  hd->min_pstate = std::min(hd->governor->table().fastest(), hd->governor->table().slowest());
+  hd->max_pstate = std::max(hd->governor->table().fastest(), hd->governor->table().slowest());
+  h->extension_set(hd);
+  if (auto first = hd->governor->initial_pstate(); first >= 0)
+    set_pstate(*hd, first);
+  else
+    hd->governor->on_pstate_changed(static_cast<int>(h->get_pstate()));
+  return h;
+}
+
+void DvfsPlugin::subscribe()
+{
+  auto& bus = core::bus();
+  bus.computation_started.subscribe([this](const core::ComputationStarted& e) { on_computation_started(e); });
+  bus.computation_ended.subscribe([this](const core::ComputationEnded& e) { on_computation_ended(e); });
+  bus.iteration_boundaries.subscribe([this](const core::IterationBoundary& b) { on_boundary(b); });
+  bus.mpi_calls.subscribe([this](const core::MpiCall& c) { // a rank's iteration 0 starts at its first call
+    if (c.enter)
+      track(c.pid);
+  });
+  sg4::Actor::on_termination_cb([this](sg4::Actor const& a) { on_actor_end(a); });
+  core::add_results_writer([this](core::Results& r) { contribute(r); });
 }
 
 RankTrack& DvfsPlugin::track(long pid)
@@ -215,16 +198,15 @@ RankTrack& DvfsPlugin::track(long pid)
   if (pid >= static_cast<long>(ranks_.size()))
     ranks_.resize(static_cast<size_t>(pid) + 1);
   RankTrack& rt = ranks_[static_cast<size_t>(pid)];
-  if (rt.splitter == nullptr) {
-    auto* actor = sg4::Actor::self();
-    rt.host     = actor ? actor->get_host()->extension<HostDvfs>() : nullptr;
-    const char* rank = actor ? actor->get_property("rank") : nullptr;
-    rt.rank          = rank ? std::atoi(rank) : -1;
-    rt.splitter      = std::make_unique<IterationSplitter>(mode_);
-    rt.iter.rank     = rt.rank;
-    rt.iter.start    = sg4::Engine::get_clock();
+  if (!rt.tracked) {
+    auto* actor   = sg4::Actor::self();
+    rt.tracked    = true;
+    rt.host       = actor ? actor->get_host()->extension<HostDvfs>() : nullptr;
+    rt.rank       = core::rank_of(pid);
+    rt.iter.rank  = rt.rank;
+    rt.iter.start = sg4::Engine::get_clock();
     if (rt.host) {
-      rt.local                = rt.host->local_ranks++;
+      rt.local               = rt.host->local_ranks++;
       host_of_rank_[rt.rank] = rt.host;
     }
     ++live_ranks_;
@@ -242,15 +224,16 @@ void DvfsPlugin::busy_change(HostDvfs& hd, int delta, double now)
   hd.busy_since = now;
 }
 
-void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
+void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
 {
-  if (!enabled_ || exec.get_host_number() != 1 || exec.get_name() == "iprobe" || sg4::Actor::self() == nullptr)
+  const sg4::Exec& exec = e.exec;
+  if (exec.get_host_number() != 1 || exec.get_name() == "iprobe" || e.pid < 0)
     return;
   HostDvfs* hd = exec.get_host()->extension<HostDvfs>();
   if (hd == nullptr)
     return;
-  const double now = sg4::Engine::get_clock();
-  const long pid   = sg4::this_actor::get_pid();
+  const double now = e.time;
+  const long pid   = e.pid;
   RankTrack& rt    = track(pid);
   busy_change(*hd, +1, now);
   if (rt.host != hd) { // the rank migrated (load balancing): the new host's governor starts afresh with it
@@ -268,10 +251,10 @@ void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
     hd->governor->on_task_end(TaskObservation{rt.last.key, rt.last.flops, rt.last.t_comp, rt.last.t_lib, rt.local});
     rt.pending = false;
   }
-  const uint32_t region = suite::current_region();
+  const uint32_t region = core::current_region();
   rt.comp_start = now;
   rt.comp_flops = exec.get_cost();
-  rt.comp_key   = rt.keys.key(region == suite::kNoRegion ? 0 : region + 1);
+  rt.comp_key   = rt.keys.key(region == core::kNoRegion ? 0 : region + 1);
   exec_pid_[&exec] = {pid, hd};
   Plan plan = hd->governor->on_task_start(rt.comp_key, rt.comp_flops, rt.local);
   // Several ranks computing on the host at once (over-decomposition): one rank's slack is not
@@ -282,17 +265,15 @@ void DvfsPlugin::on_exec_start(const sg4::Exec& exec)
   apply(*hd, plan);
 }
 
-void DvfsPlugin::on_completion(const sg4::Activity& activity)
+void DvfsPlugin::on_computation_ended(const core::ComputationEnded& e)
 {
-  auto it = exec_pid_.find(&activity);
+  auto it = exec_pid_.find(&e.exec);
   if (it == exec_pid_.end())
     return;
   RankTrack& rt    = ranks_[static_cast<size_t>(it->second.first)];
   HostDvfs* ran_on = it->second.second;
   exec_pid_.erase(it);
-  double end = activity.get_finish_time();
-  if (!(end >= 0))
-    end = sg4::Engine::get_clock();
+  const double end = e.end;
   busy_change(*ran_on, -1, end);
   rt.idle_mark  = ran_on->idle_accum;
   rt.last       = TaskRecord{rt.comp_key, rt.comp_flops, end - rt.comp_start, 0, rt.comp_start};
@@ -306,15 +287,11 @@ void DvfsPlugin::on_completion(const sg4::Activity& activity)
   }
 }
 
-void DvfsPlugin::on_call(const suite::MpiCall& call)
+void DvfsPlugin::on_boundary(const core::IterationBoundary& b)
 {
-  if (!enabled_ || !call.enter)
-    return;
-  RankTrack& rt = track(call.pid);
-  if (rt.host == nullptr)
-    return;
-  if (rt.splitter->boundary(suite::site_text(call.site), call.site))
-    close_iteration(rt, call.time);
+  RankTrack& rt = track(b.pid);
+  if (rt.host != nullptr)
+    close_iteration(rt, b.time);
 }
 
 void DvfsPlugin::close_iteration(RankTrack& rt, double now)
@@ -340,7 +317,7 @@ void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)
   hd.host->set_pstate(pstate);
   hd.governor->on_pstate_changed(pstate);
   ++hd.switches;
-  switch_energy_j_ += cfg_switch_energy;
+  switch_energy_j_ += config_.params.switch_energy;
 }
 
 void DvfsPlugin::apply(HostDvfs& hd, const Plan& d)
@@ -352,7 +329,7 @@ void DvfsPlugin::apply(HostDvfs& hd, const Plan& d)
     hd.plan_timer = nullptr;
   }
   const double now     = sg4::Engine::get_clock();
-  const double latency = cfg_switch_latency;
+  const double latency = config_.params.switch_latency;
   HostDvfs* h          = &hd;
   if (latency > 0 && static_cast<unsigned long>(d.pstate) != hd.host->get_pstate()) {
     const Plan later{d.pstate, d.first_seconds > latency ? d.first_seconds - latency : 0, d.then_pstate};
@@ -379,7 +356,7 @@ void DvfsPlugin::arm_sampling(HostDvfs& hd)
   if (!hd.governor->samples_load())
     return;
   HostDvfs* h     = &hd;
-  hd.sample_timer = timer::Timer::set(sg4::Engine::get_clock() + cfg_period, [this, h] {
+  hd.sample_timer = timer::Timer::set(sg4::Engine::get_clock() + config_.params.period, [this, h] {
     h->sample_timer = nullptr;
     if (finished_)
       return;
@@ -406,8 +383,8 @@ void DvfsPlugin::sample(HostDvfs& hd)
 // The last rank ended: drop every pending timer, or the clock would run on to them.
 void DvfsPlugin::on_actor_end(const sg4::Actor& actor)
 {
-  if (!enabled_ || finished_ || actor.get_pid() >= static_cast<long>(ranks_.size()) ||
-      ranks_[static_cast<size_t>(actor.get_pid())].splitter == nullptr)
+  if (finished_ || actor.get_pid() >= static_cast<long>(ranks_.size()) ||
+      !ranks_[static_cast<size_t>(actor.get_pid())].tracked)
     return;
   if (--live_ranks_ > 0)
     return;
@@ -422,7 +399,7 @@ void DvfsPlugin::on_actor_end(const sg4::Actor& actor)
   }
 }
 
-void DvfsPlugin::write(const std::string& dir)
+void DvfsPlugin::contribute(core::Results& results)
 {
   std::ostringstream it;
   it << "rank,iteration,start,end,flops,compute_s,mpi_s\n";
@@ -433,7 +410,7 @@ void DvfsPlugin::write(const std::string& dir)
   for (auto const& r : rows)
     it << r.rank << ',' << r.iteration << ',' << units::exact(r.start) << ',' << units::exact(r.end) << ','
        << units::exact(r.flops) << ',' << units::exact(r.t_comp) << ',' << units::exact(r.t_mpi()) << '\n';
-  write_file_atomic(dir + "/iterations.csv", it.str());
+  results.add_file("iterations.csv", it.str());
 
   std::ostringstream dv;
   dv << "host,governor,switches\n";
@@ -443,15 +420,15 @@ void DvfsPlugin::write(const std::string& dir)
     dv << h->get_name() << ',' << hd->governor->name() << ',' << hd->switches << '\n';
     switches += hd->switches;
   }
-  write_file_atomic(dir + "/dvfs.csv", dv.str());
-  suite::add_summary_entry("governor", "\"" + cfg_governor.get() + "\"");
-  suite::add_summary_entry("pstate_switches", std::to_string(switches));
-  suite::add_summary_entry("dvfs_switch_energy_j", units::exact(switch_energy_j_));
+  results.add_file("dvfs.csv", dv.str());
+  results.add_summary("governor", "\"" + config_.governor + "\"");
+  results.add_summary("pstate_switches", std::to_string(switches));
+  results.add_summary("dvfs_switch_energy_j", units::exact(switch_energy_j_));
   int max_iter = 0;
   for (auto const& r : rows)
     max_iter = std::max(max_iter, r.iteration);
-  suite::add_summary_entry("iterations", std::to_string(max_iter));
-  write_optimum(rows);
+  results.add_summary("iterations", std::to_string(max_iter));
+  add_optimum(results, rows);
 }
 
 // The offline optimum from this run's iterations (meaningful for the performance governor: its
@@ -459,9 +436,9 @@ void DvfsPlugin::write(const std::string& dir)
 // the smallest MPI time any rank had in any iteration, the cost of communicating without
 // waiting. (A rank's own smallest MPI time would not do: a rank that always waits for its
 // neighbours would show no slack at all.)
-void DvfsPlugin::write_optimum(const std::vector<IterationRecord>& rows)
+void DvfsPlugin::add_optimum(core::Results& results, const std::vector<IterationRecord>& rows)
 {
-  if (cfg_governor.get() != "performance")
+  if (config_.governor != "performance")
     return;
   std::vector<PstateTable> tables;
   std::vector<std::vector<OfflineIteration>> per_host(hosts_.size());
@@ -484,10 +461,10 @@ void DvfsPlugin::write_optimum(const std::vector<IterationRecord>& rows)
   }
   try {
     const OfflineResult o = offline_optimum(tables, per_host);
-    suite::add_summary_entry("dvfs_optimum_performance_j", units::exact(o.performance_j));
-    suite::add_summary_entry("dvfs_optimum_saving_j", units::exact(o.performance_j - o.mix_j));
-    suite::add_summary_entry("dvfs_optimum_single_saving_j", units::exact(o.performance_j - o.single_j));
-    suite::add_summary_entry("dvfs_optimum_static_saving_j", units::exact(o.performance_j - o.static_j));
+    results.add_summary("dvfs_optimum_performance_j", units::exact(o.performance_j));
+    results.add_summary("dvfs_optimum_saving_j", units::exact(o.performance_j - o.mix_j));
+    results.add_summary("dvfs_optimum_single_saving_j", units::exact(o.performance_j - o.single_j));
+    results.add_summary("dvfs_optimum_static_saving_j", units::exact(o.performance_j - o.static_j));
   } catch (const std::exception& e) {
     XBT_WARN("no offline optimum: %s", e.what());
   }
@@ -497,10 +474,7 @@ struct Registration {
   Registration()
   {
     HostDvfs::EXTENSION_ID = sg4::Host::extension_create<HostDvfs>();
-    sg4::Engine::on_platform_created_cb([] { plugin().on_platform_created(); });
-    sg4::Exec::on_start_cb([](sg4::Exec const& e) { plugin().on_exec_start(e); });
-    sg4::Activity::on_completion_cb([](sg4::Activity const& a) { plugin().on_completion(a); });
-    sg4::Actor::on_termination_cb([](sg4::Actor const& a) { plugin().on_actor_end(a); });
+    core::register_plugin("dvfs", 30, [] { plugin().start(); });
   }
 } registration;
 

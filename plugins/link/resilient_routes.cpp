@@ -5,55 +5,13 @@
 
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
-#include <xbt/config.hpp>
 
-#include <map>
 #include <sstream>
 
 namespace haec::link {
-namespace {
 
-// Text flags: a value is passed on only when the user set it, so the preset supplies the rest.
-simgrid::config::Flag<std::string> cfg_preset{
-    "haec/link/preset", "Parameter preset of the resilient models, physical (8*s_p/b) or paper (MODELS.md 3.2 Table 2, d_h,p = 1.544 us)",
-    "physical"};
-simgrid::config::Flag<std::string> cfg_loss{
-    "haec/link/loss", "Loss probability of every link for the resilient models (default ber: each link's haec:ber)", "ber"};
-simgrid::config::Flag<std::string> cfg_mode{
-    "haec/link/mode", "Resilient models' mode, expected (mean time) or sampled (each message draws its time)", "expected"};
-simgrid::config::Flag<std::string> cfg_seed{"haec/link/seed", "Seed of the resilient models' sampled mode", "1"};
-simgrid::config::Flag<std::string> cfg_d_mpi{"haec/link/d-mpi", "Injection latency d_mpi of the resilient models (s)",
-                                             "500e-9"};
-simgrid::config::Flag<std::string> cfg_rto{
-    "haec/link/rto-margin", "Seconds the resilient models' retransmission timer adds to the loss-free round time", "0"};
-simgrid::config::Flag<std::string> cfg_ncd{
-    "haec/link/ncd-target", "Probability NCD_r wants one round to give the receiver full rank", "0.99"};
-simgrid::config::Flag<std::string> cfg_sign{"haec/link/d-sign", "Signing delay d_sign of the resilient models (s)", "40e-9"};
-simgrid::config::Flag<std::string> cfg_verify{"haec/link/d-verify", "Verification delay d_verify of the resilient models (s)",
-                                              "100e-9"};
-
-// Every haec/link value the user set, as text, in the form the CLI validates.
-std::map<std::string, std::string> user_settings()
-{
-  std::map<std::string, std::string> s;
-  for (const auto& key : resilient::setup_keys())
-    if (!simgrid::config::is_default(key.c_str()))
-      s[key] = simgrid::config::get_value<std::string>(key);
-  for (const char* key : {"haec/link/packet-size", "haec/link/d-out", "haec/link/d-in", "haec/link/d-p",
-                          "haec/link/window-id", "haec/link/ff-symbol"})
-    if (!simgrid::config::is_default(key))
-      s[key] = units::exact(simgrid::config::get_value<double>(key));
-  if (!simgrid::config::is_default("haec/link/window"))
-    s["haec/link/window"] = std::to_string(simgrid::config::get_value<int>("haec/link/window"));
-  if (!simgrid::config::is_default("haec/link/units"))
-    s["haec/link/units"] = simgrid::config::get_value<std::string>("haec/link/units");
-  return s;
-}
-
-} // namespace
-
-ResilientRoutes::ResilientRoutes(const std::string& model_name)
-    : setup_(resilient::setup_from_settings(model_name, user_settings()))
+ResilientRoutes::ResilientRoutes(const resilient::Setup& setup)
+    : setup_(setup)
     , model_(setup_.protocol, setup_.params)
     , rng_(setup_.seed)
 {

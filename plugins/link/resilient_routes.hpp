@@ -1,6 +1,5 @@
-// SimGrid side of the resilient link models (DOR_r, PNC_r, NCD_r): reads the haec/link flags,
-// turns a route's links into model hops (latency, bandwidth, loss of a data packet and of an ack,
-// from the link's haec:ber property or from haec/link/loss) and evaluates the message time in
+// SimGrid side of the resilient link models (DOR_r, PNC_r, NCD_r): turns a route's links into
+// model hops (latency, bandwidth, loss of a data packet and of an ack, from the link's haec:ber property or from haec/link/loss) and evaluates the message time in
 // `expected` or `sampled` mode. The link plugin maps that time onto SimGrid's flow model.
 #pragma once
 #include "resilient_model.hpp"
@@ -18,8 +17,7 @@ namespace haec::link {
 
 class ResilientRoutes {
 public:
-  // From SimGrid's config; throws haec::InputError on bad values.
-  explicit ResilientRoutes(const std::string& model_name);
+  explicit ResilientRoutes(const resilient::Setup& setup);
 
   // T(m, route) including d_mpi; `serial` receives the part spent serialising on the slowest hop.
   // A host pair's route is reduced once (static routing: its links never change).

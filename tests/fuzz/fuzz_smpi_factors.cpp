@@ -1,4 +1,4 @@
-// Fuzzes SMPI factor tables ("threshold:value;..."): haec::link::SmpiFactorTable and its lookup.
+// Fuzzes SMPI factor tables ("threshold:value;..."): haec::core::SmpiFactorTable and its lookup.
 // An accepted table gives finite factors, 1.0 at or below its first threshold, and the value of
 // the largest threshold strictly below the size (SimGrid 3.32's NetworkSmpiModel rule).
 #include "fuzz_support.hpp"
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-using haec::link::SmpiFactorTable;
+using haec::core::SmpiFactorTable;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -20,10 +20,13 @@ trap 'rm -rf "$TMP"' EXIT
 TAURUS16=cluster:16,preset=taurus # 2.3 Gf nodes
 
 # run NAME HAEC-RUN-ARGS... : haec run into $TMP/NAME, must succeed.
+# Flops mode: only the injected flops cost simulated time (apps/cost_injection.h); real mode measures.
 run() {
   local name=$1
   shift
-  "$HAEC" run -q --out "$TMP/$name" "$@" > "$TMP/$name.log" 2>&1 || { cat "$TMP/$name.log" >&2; fail "haec run $name"; }
+  local flops=(--cfg smpi/simulate-computation:no)
+  [[ " $* " == *" --mode real "* ]] && flops=()
+  "$HAEC" run -q --out "$TMP/$name" "${flops[@]}" "$@" > "$TMP/$name.log" 2>&1 || { cat "$TMP/$name.log" >&2; fail "haec run $name"; }
 }
 # final NAME APP: the app's last line ("APP iterations=..."), exactly one.
 final() {

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 P=cluster:4,preset=taurus-node
 for n in 0 1 2 3; do echo "node-$n:4"; done > hostfile
-"$haec" trace record --platform $P -np 16 --hostfile hostfile --out t/s.txt --quiet -- \
+"$haec" trace record --platform $P -np 16 --hostfile hostfile --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- \
   "$build/bin/stencil_imbalance" --iters 30 > /dev/null
 run() { local out=$1; shift; "$haec" run --platform $P --hostfile hostfile --replay t/s.txt --power --out "$out" --quiet "$@"; }
 run none

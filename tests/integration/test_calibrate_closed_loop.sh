@@ -1,47 +1,78 @@
 #!/usr/bin/env bash
-# Closed loop (issue 9 part 3): run calibration-net under SMPI with known settings, fit them back
-# with `haec calibrate net`, and require every breakpoint within one grid step and every
-# startup, per-byte cost, factor, loopback bandwidth/latency within 2 % (calibration/README.md).
+# Closed loop of the network calibration (calibration/README.md): run calibration-net under SMPI
+# with known settings and calibration-net's default sampling, fit them back with `haec calibrate
+# net`, require every threshold within one sampling step and every value within 2 %
+# (closed_loop/check.py), then run SMPI again under the fitted settings and require every
+# (operation, size) median within 2 % of the first run (closed_loop/compare.py). Three settings:
+# the thesis's taurus calibration (5 segments) on a SPLITDUPLEX cluster, 3 segments on a SHARED
+# route, 6 segments with the route given. Then: too small a sample is refused, and so is a route
+# that does not match the platform.
 set -euo pipefail
 build="$(cd "$1" && pwd)"; src="$(cd "$2" && pwd)"
 py="${HAEC_PYTHON:-/usr/bin/python3}"
 here="$src/calibration/closed_loop"
+haec="$build/bin/haec"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cd "$work"
 printf 'node-0\nnode-1\n' > inter.hosts
 printf 'node-0\nnode-0\n' > intra.hosts
-# 10 sizes per decade from 1 B to 4 MiB (integers, duplicates dropped)
-grid=$("$py" -c 'print(",".join(str(s) for s in sorted({max(1, round(10 ** (i / 10))) for i in range(67)})))')
-# Set 2 starts at 398 B: below ~400 B SMPI 3.32 adds up to 1 us per round trip to small
-# PingPongs that none of its documented costs explains (calibration/README.md, open question).
-grid2=$("$py" -c 'print(",".join(str(s) for s in sorted({max(1, round(10 ** (i / 10))) for i in range(26, 67)})))')
-measure() { # SETTINGS HOSTFILE OUT [GRID]
-  local sizes="${4:-$grid}"
-  smpirun -np 2 -platform "$here/platform.xml" -hostfile "$2" --cfg=smpi/simulate-computation:no \
-    --cfg=smpi/wtime:0 $(tr '\n' ' ' < "$1") "$build/bin/calibration-net" --out "$3" --sizes "$sizes" --reps 3 \
-    > "$3.log" 2>&1 || { cat "$3.log"; exit 1; }
+measure() { # SETTINGS PLATFORM HOSTFILE OUT [calibration-net options]
+  local cfg="$1" platform="$2" hosts="$3" out="$4"; shift 4
+  smpirun -np 2 -platform "$here/$platform" -hostfile "$hosts" --cfg=smpi/simulate-computation:no \
+    --cfg=smpi/wtime:0 $(grep '^--cfg=' "$cfg" | tr '\n' ' ') "$build/bin/calibration-net" --out "$out" "$@" \
+    > "$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+}
+sizes() { cut -d, -f2 "$1" | tail -n +2 | sort -n | uniq | paste -sd, -; }
+fail() { echo "FAILED: $*"; exit 1; }
+# closed_loop NAME SETTINGS PLATFORM [haec calibrate net options]: fit, check, rerun, compare.
+closed_loop() {
+  local name="$1" cfg="$here/$2" platform="$3"; shift 3
+  "$haec" calibrate net "$name.csv" --out "$name-fit" "$@" > "$name-fit.txt"
+  grep -q '^# in-sample: 380 (operation, size) medians' "$name-fit.txt"
+  grep -q '^# held-out: fitted on half' "$name-fit.txt"
+  if grep -q '^# warning' "$name-fit.txt"; then fail "$name: the fit has warnings"; fi
+  "$py" "$here/check.py" "$cfg" "$name-fit" "$(sizes "$name.csv")" $CHECK_ARGS
+  measure "$name-fit/smpi.cfg" "$platform" inter.hosts "$name-rerun.csv"
+  "$py" "$here/compare.py" "$name.csv" "$name-rerun.csv"
 }
 
-# 1. taurus settings, the route's bandwidth and latency given; loopback fitted from intra-node runs.
-measure "$here/taurus.cfg" inter.hosts taurus.csv
-measure "$here/taurus.cfg" intra.hosts taurus-intra.csv
-grep -q "(inter-node)" taurus.csv.log && grep -q "(intra-node)" taurus-intra.csv.log
-[ "$(grep -c '^MPI_Send,' taurus.csv)" -eq $(( $(tr ',' '\n' <<< "$grid" | wc -l) * 3 )) ]
-"$build/bin/haec" calibrate net taurus.csv --intra taurus-intra.csv --bandwidth 1.25e9 --latency 20e-6 \
-  --out taurus-fit > taurus-fit.txt
-"$py" "$here/check.py" "$here/taurus.cfg" taurus-fit "$grid" --loopback 5e9 2e-6
-[ -s taurus-fit/net.png ] && grep -q '<prop id="smpi/bw-factor"' taurus-fit/config.xml
-grep -q '<link id="loopback" bandwidth="5' taurus-fit/config.xml
+# 1. The thesis's taurus settings (its Figure 4.8) on the two-host cluster, fitted with defaults
+#    (route derived from the data) and with the loopback from an intra-node run.
+measure "$here/thesis.cfg" platform.xml inter.hosts thesis.csv
+measure "$here/thesis.cfg" platform.xml intra.hosts thesis-intra.csv
+grep -q "(inter-node), 76 sizes 1..4194304, 10 repetitions" thesis.csv.log
+grep -q "(intra-node)" thesis-intra.csv.log
+[ "$(grep -c '^MPI_Ssend,' thesis.csv)" -eq 760 ]
+CHECK_ARGS="--loopback 5e9 2e-6" closed_loop thesis thesis.cfg platform.xml --intra thesis-intra.csv
+[ -s thesis-fit/net.png ] || fail "no net.png"
+grep -q '<prop id="smpi/bw-factor"' thesis-fit/config.xml
+grep -q '<link id="loopback" bandwidth="5000000000Bps" latency="2e-06s"' thesis-fit/config.xml
 
-# 2. a second, different set; nothing about the platform given: the fitter finds the route's
-#    bandwidth (largest bw-factor 1) and latency (smallest lat-factor 1) itself.
-measure "$here/second.cfg" inter.hosts second.csv "$grid2"
-"$build/bin/haec" calibrate net second.csv --out second-fit --no-plot > second-fit.txt
-"$py" "$here/check.py" "$here/second.cfg" second-fit "$grid2" --route 1.25e9 20e-6
+# 2. Three segments, A and D inside segments, on a SHARED route (crosstraffic share 0.05).
+measure "$here/three.cfg" platform-shared.xml inter.hosts three.csv
+CHECK_ARGS="--route 1.25e9 20e-6" closed_loop three three.cfg platform-shared.xml --no-plot
 
-# 3. the fitted settings reproduce the measurement: rerun with them, fit again, same settings.
-grep '^--cfg=' second-fit/smpi.cfg > refit.cfg
-measure refit.cfg inter.hosts refit.csv "$grid2"
-"$build/bin/haec" calibrate net refit.csv --out refit-fit --no-plot > /dev/null
-"$py" "$here/check.py" refit.cfg refit-fit "$grid2" --route 1.25e9 20e-6
+# 3. Six segments; the factors' maxima are below 1 and the minimum lat-factor above 1, so the
+#    route must be given (cluster links: SPLITDUPLEX, no reverse share).
+measure "$here/six.cfg" platform.xml inter.hosts six.csv
+CHECK_ARGS="--route 1.25e9 30e-6" closed_loop six six.cfg platform.xml --no-plot \
+  --bandwidth 1.25e9 --latency 30e-6 --no-crosstraffic
+
+# 4. 20 sizes x 5 repetitions cannot resolve the thesis's segments: refused in one line naming
+#    the fix, nothing written; --accept-poor-fit writes it with # warning: lines.
+measure "$here/thesis.cfg" platform.xml inter.hosts small.csv --count 20 --reps 5
+status=0; "$haec" calibrate net small.csv --out small-fit --no-plot > small.out 2> small.err || status=$?
+[ "$status" -eq 2 ] || fail "small sample: exit status $status, expected 2"
+[ "$(wc -l < small.err)" -eq 1 ] || fail "small sample: the error is not one line"
+[ ! -e small-fit ] || fail "small sample: small-fit was written"
+grep -q '^haec: small.csv: .*; measure more sizes (calibration-net --count 120) or repetitions' small.err
+"$haec" calibrate net small.csv --out small-fit --no-plot --accept-poor-fit > small.out
+grep -q '^# warning: small.csv: ' small-fit/smpi.cfg
+
+# 5. A route that does not match the platform: the cluster's links are SPLITDUPLEX, so without
+#    --no-crosstraffic the largest bw-factor comes out 1.05: refused, naming the flag.
+status=0; "$haec" calibrate net thesis.csv --bandwidth 1.25e9 --latency 30e-6 --out bad-route --no-plot \
+  > /dev/null 2> bad-route.err || status=$?
+[ "$status" -eq 2 ] || fail "wrong route: exit status $status, expected 2"
+grep -q 'bw-factor 1.05 .*> 1.*--no-crosstraffic' bad-route.err
 echo "closed loop passed"

@@ -18,7 +18,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 P=cluster:8,preset=taurus-node
-"$haec" trace record --platform $P -np 8 --out t/s.txt --quiet -- "$build/bin/stencil_imbalance" --iters 30 > /dev/null
+"$haec" trace record --platform $P -np 8 --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters 30 > /dev/null
 "$haec" run --platform $P --replay t/s.txt --power --out none --quiet
 for g in performance ondemand adagio mix; do
   "$haec" run --platform $P --replay t/s.txt --governor $g --out $g --quiet
@@ -59,6 +59,6 @@ print("dvfs: performance == no plugin (%.6f s); mix saves %.0f J (%.0f %% of the
       % (T, mix_saving, 100 * mix_saving / opt, opt, 100 * (s["mix"]["makespan_s"] / T - 1)))
 PY
 # Emulation: the same governors on the live program (timings vary a little from run to run).
-"$haec" run --platform $P -np 8 --governor mix --out emu --quiet -- "$build/bin/stencil_imbalance" --iters 10
+"$haec" run --platform $P -np 8 --governor mix --out emu --quiet --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters 10
 $py -c 'import json; s = json.load(open("emu/summary.json")); assert s["governor"] == "mix" and s["iterations"] >= 5 and s["pstate_switches"] > 0, s'
 echo "dvfs ok"

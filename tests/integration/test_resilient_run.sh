@@ -88,7 +88,7 @@ print(f"BER 1e-6 on wireless links: {slower} messages slower, {same} (optical on
 PY
 
 # 4. Sampled mode: replay determinism and seeds.
-"$haec" trace record --platform torus:4x4x2 -np 16 --out bt.trace --quiet -- "$build/bin/bt_like" --iters 4 > /dev/null
+"$haec" trace record --platform torus:4x4x2 -np 16 --out bt.trace --quiet --cfg smpi/simulate-computation:no -- "$build/bin/bt_like" --iters 4 > /dev/null
 replay() { # out extra...
   local out="$1"; shift
   "$haec" run --platform torus:4x4x2 --link dor_r --replay bt.trace -np 16 --messages --out "$out" --quiet \

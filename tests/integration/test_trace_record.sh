@@ -2,7 +2,9 @@
 # haec trace record + replay parity (libs/trace/README.md): every app and trace_patterns (wildcard
 # receives, waits one by one after a waitall on a subset, Waitany, Test polling, non-blocking
 # collectives) replay to the emulated makespan (relative tolerance 1e-9; measured: equal to 1e-15);
-# one-sided calls and SimGrid-tracer wildcards/NBCs are one-line errors; plain smpirun -replay
+# one-sided communication replays too (trace_patterns rma; tests/integration/test_rma_replay.sh has
+# the rest); calls replay cannot express (MPI_Rput) and SimGrid-tracer wildcards/NBCs are one-line
+# errors; plain smpirun -replay
 # reads a trace without haec actions; SimGrid's Paje output still works with the suite preloaded.
 set -euo pipefail
 build="$(cd "$1" && pwd)"
@@ -28,6 +30,7 @@ check_parity lu haec-box:2x2x2 8 pnc "$build/bin/lu_like" 3
 check_parity pingpong cluster:2 2 none "$build/bin/pingpong"
 check_parity poll_test cluster:3 3 none "$build/bin/poll_vs_sleep" test 5
 check_parity poll_iprobe cluster:3 3 none "$build/bin/poll_vs_sleep" iprobe 5
+check_parity rma cluster:3 3 none "$build/bin/trace_patterns" rma
 
 # What the patterns trace holds: matched sources (never SMPI's -555), our NBC actions, waits.
 p=t/patterns.txt_files
@@ -50,15 +53,15 @@ XML
 smpirun -np 8 -platform c.xml -replay t/lu.txt > plain.out 2>&1 || { echo "FAIL: smpirun -replay of a recorded trace"; tail -3 plain.out; exit 1; }
 grep -q "Simulation time" plain.out || { echo "FAIL: smpirun -replay did not finish"; exit 1; }
 
-# One-sided: one line naming the call, exit 2, nothing left behind.
+# A one-sided call replay cannot express: one line naming the call, exit 2, nothing left behind.
 set +e
-"$haec" trace record --platform cluster:3 -np 3 --out t/rma.txt -- "$build/bin/trace_patterns" rma > /dev/null 2> rma.err
+"$haec" trace record --platform cluster:3 -np 3 --out t/rput.txt -- "$build/bin/rma_osu" rput fence 64 1 > /dev/null 2> rma.err
 rc=$?
 set -e
 [ $rc -eq 2 ] || { echo "FAIL: RMA record exit $rc"; cat rma.err; exit 1; }
-[ "$(grep -c . rma.err)" -eq 1 ] && grep -q "MPI_Win_allocate (rank [0-9]) cannot be replayed: one-sided" rma.err ||
+[ "$(grep -c . rma.err)" -eq 1 ] && grep -q "MPI_Rput (rank [0-9]) cannot be replayed: a request-based one-sided" rma.err ||
   { echo "FAIL: RMA error: $(cat rma.err)"; exit 1; }
-[ -z "$(ls t | grep rma)" ] || { echo "FAIL: RMA record left files: $(ls t)"; exit 1; }
+[ -z "$(ls t | grep rput)" ] || { echo "FAIL: RMA record left files: $(ls t)"; exit 1; }
 
 # SimGrid's own tracer on the same program: its ANY_SOURCE and NBC lines are refused before the run.
 mkdir sg

@@ -1,6 +1,6 @@
 // Load-balancing strategies (plugins/balance/model): hand-computed assignments.
 #include "input_error.hpp"
-#include "strategies.hpp"
+#include "balance_strategies.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,6 @@
 // The calibration fitter (calibration/model): segmented regression, SMPI-style lookups, sample
-// parsing errors, the inversion of SMPI's costs, power profiles and RAPL detection.
+// parsing errors, power profiles and RAPL detection (the network fit: calibration_net_test.cpp).
 #include "input_error.hpp"
-#include "net_fit.hpp"
 #include "power_fit.hpp"
 #include "rapl.hpp"
 #include "samples.hpp"
@@ -62,71 +61,6 @@ TEST(CalibrationSamples, ErrorsNameFileAndLine)
   }
   EXPECT_THROW(parse_samples("op,size,start,duration\nMPI_Bcast,8,0,1\n", "s.csv"), haec::InputError);
   EXPECT_THROW(parse_samples("op,size,start,duration\nMPI_Send,8,0,-1\n", "s.csv"), haec::InputError);
-}
-
-// Samples exactly as SMPI 3.32 charges them (net_fit.hpp), for A = D = 5000, B = 1e9 B/s,
-// L = 1e-5 s, no crosstraffic.
-static std::vector<Sample> smpi_samples()
-{
-  auto os   = [](double p) { return p <= 2000 ? 2e-6 + 1e-10 * p : 4e-6 + 5e-11 * p; };
-  auto ois  = [](double p) { return 5e-7 + 2e-11 * p; };
-  auto orc  = [](double p) { return 3e-6 + 2e-10 * p; };
-  auto comm = [](double p) {
-    double s = p + 16;
-    return s <= 1000 ? 1e-5 * 1.0 + s / (1e9 * 0.5) : 1e-5 * 3.0 + s / (1e9 * 1.0);
-  };
-  std::vector<Sample> v;
-  for (double p : {1., 10., 100., 300., 600., 900., 1500., 2000., 3000., 4000., 6000., 1e4, 1e5, 1e6}) {
-    const bool det = p < 5000;
-    long long s    = static_cast<long long>(p);
-    v.push_back({"MPI_Isend", s, 0, ois(p)});
-    v.push_back({"MPI_Send", s, 0, det ? os(p) : comm(p)});
-    v.push_back({"MPI_Recv", s, 0, det ? orc(p) : comm(p)});
-    v.push_back({"PingPong", s, 0, 2 * (det ? os(p) + comm(p) + orc(p) : comm(p))});
-  }
-  return v;
-}
-
-TEST(CalibrationNet, InvertsSmpiCostsExactly)
-{
-  NetOptions opt;
-  opt.reverse_share = 0;
-  auto c = calibrate_network(smpi_samples(), "mem", opt);
-  EXPECT_EQ(c.send_is_detached_thresh, 6000); // first measured size >= 5000
-  EXPECT_EQ(c.async_small_thresh, 6000);
-  EXPECT_EQ(piecewise_text(c.os), "0:2e-06:1e-10;2000:4e-06:5e-11");
-  EXPECT_EQ(piecewise_text(c.ois), "0:5e-07:2e-11");
-  EXPECT_EQ(piecewise_text(c.orecv), "0:3e-06:2e-10");
-  // factor thresholds are network sizes: last payload of the segment (900) + 16
-  EXPECT_EQ(factor_text(c.factor_thresholds, c.bw_factors), "0:0.5;916:1");
-  EXPECT_EQ(factor_text(c.factor_thresholds, c.lat_factors), "0:1;916:3");
-  EXPECT_NEAR(c.bandwidth, 1e9, 1);
-  EXPECT_NEAR(c.latency, 1e-5, 1e-15);
-  auto s = smpi_settings(c);
-  ASSERT_EQ(s.size(), 7u);
-  EXPECT_EQ(s[6].first, "smpi/send-is-detached-thresh");
-}
-
-TEST(CalibrationNet, GivenRouteAndCrosstraffic)
-{
-  NetOptions opt; // default: the route's links carry 5 % of each flow backwards
-  opt.bandwidth = 1.05e9 * 2;
-  opt.latency   = 5e-6;
-  auto c        = calibrate_network(smpi_samples(), "mem", opt);
-  EXPECT_EQ(factor_text(c.factor_thresholds, c.bw_factors), "0:0.25;916:0.5");
-  EXPECT_EQ(factor_text(c.factor_thresholds, c.lat_factors), "0:2;916:6");
-}
-
-TEST(CalibrationNet, TooFewSizesIsAnInputError)
-{
-  std::vector<Sample> v = {{"MPI_Isend", 8, 0, 1e-6}, {"MPI_Send", 8, 0, 1e-6}, {"MPI_Recv", 8, 0, 1e-6},
-                           {"PingPong", 8, 0, 1e-5}};
-  try {
-    calibrate_network(v, "few.csv");
-    FAIL();
-  } catch (const haec::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("few.csv: MPI_Isend has samples at 1 size(s)"), std::string::npos) << e.what();
-  }
 }
 
 TEST(CalibrationPower, SteadyLevelAndProfile)

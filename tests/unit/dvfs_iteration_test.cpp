@@ -6,7 +6,7 @@
 
 #include <vector>
 
-using haec::dvfs::IterationDetector;
+using haec::iterations::IterationDetector;
 
 namespace {
 

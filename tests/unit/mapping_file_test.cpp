@@ -31,7 +31,9 @@ TEST(MappingFile, WriteFormat)
 {
   auto nodes = grid(3, 1, 1);
   // ranks 0..4 -> nodes 2,0,2,0,2; node 1 unused and therefore absent.
-  EXPECT_EQ(write_mapping_file("random", {2, 0, 2, 0, 2}, nodes), "random\n0 0 0 2 1 3\n2 0 0 3 0 2 4\n");
+  // Issue 17: MapLib's header line follows the strategy line (was: no header).
+  EXPECT_EQ(write_mapping_file("random", {2, 0, 2, 0, 2}, nodes),
+            "random\nx_coord y_coord z_coord number_of_processes process_id(s)\n0 0 0 2 1 3\n2 0 0 3 0 2 4\n");
   EXPECT_THROW(write_mapping_file("", {0}, nodes), haec::InputError);
   EXPECT_THROW(write_mapping_file("a\nb", {0}, nodes), haec::InputError);
   EXPECT_THROW(write_mapping_file("xyz", {3}, nodes), haec::InputError);
@@ -114,4 +116,25 @@ TEST(MappingFile, Hostfile)
   auto nodes = grid(2, 1, 1);
   EXPECT_EQ(write_hostfile({1, 0, 1}, nodes), "node-1\nnode-0\nnode-1\n");
   EXPECT_THROW(write_hostfile({2}, nodes), haec::InputError);
+}
+
+TEST(MappingFile, MapLibNodeOrderAndHeader)
+{
+  // MapLib sorts the nodes by (x, y, z), x slowest; reading takes the file with or without header.
+  auto nodes = grid(2, 2, 1);
+  const std::string text = write_mapping_file("peano", {0, 1, 2, 3}, nodes);
+  EXPECT_EQ(text, "peano\nx_coord y_coord z_coord number_of_processes process_id(s)\n"
+                  "0 0 0 1 0\n0 1 0 1 2\n1 0 0 1 1\n1 1 0 1 3\n");
+  EXPECT_EQ(read_mapping_file(text, "mem.map", nodes), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(read_mapping_file("peano\n0 0 0 1 0\n0 1 0 1 2\n1 0 0 1 1\n1 1 0 1 3\n", "mem.map", nodes),
+            (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(read_mapping_file("peano\r\n\r\nx_coord  y_coord z_coord number_of_processes process_id(s)\r\n1 1 0 1 0\r\n",
+                              "mem.map", nodes),
+            (std::vector<int>{3}));
+  try {
+    read_mapping_file("peano\nx_coord y_coord z_coord count ranks\n0 0 0 1 0\n", "bad.map", nodes);
+    FAIL() << "no exception";
+  } catch (const haec::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.map:2: the header line must be"), std::string::npos) << e.what();
+  }
 }

@@ -32,6 +32,20 @@ inline CommMatrix matrix(int n)
 
 inline void set(CommMatrix& m, int s, int d, uint64_t k) { m.messages[static_cast<size_t>(s) * m.ranks + d] = k; }
 
+// k messages of `bytes` bytes in all from s to d.
+inline void set(CommMatrix& m, int s, int d, uint64_t k, uint64_t bytes)
+{
+  m.messages[static_cast<size_t>(s) * m.ranks + d] = k;
+  m.bytes[static_cast<size_t>(s) * m.ranks + d]    = bytes;
+}
+
+// Both directions of {a, b}: k messages of `bytes` bytes in all each way.
+inline void both(CommMatrix& m, int a, int b, uint64_t k, uint64_t bytes)
+{
+  set(m, a, b, k, bytes);
+  set(m, b, a, k, bytes);
+}
+
 // Hop count between node indices as the Manhattan distance of their coordinates.
 inline std::function<int(int, int)> manhattan(const std::vector<Node>& nodes)
 {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-using haec::link::SmpiFactorTable;
+using haec::core::SmpiFactorTable;
 
 // SMPI 3.32's default smpi/bw-factor.
 static const char* kDefaultBw = "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"

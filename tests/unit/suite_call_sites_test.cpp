@@ -1,9 +1,9 @@
 // Call sites and regions as the suite names them (core/model/call_sites.hpp).
-#include "call_sites.hpp"
+#include "site_table.hpp"
 
 #include <gtest/gtest.h>
 
-using namespace haec::suite;
+using namespace haec::core;
 
 TEST(CallSites, SmpiRankCopiesAreNamedAfterTheProgram)
 {

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace haec::suite;
+using namespace haec::core;
 
 static Transfer make(uint32_t s, uint32_t d, uint64_t bytes, int hops, double start, double end, double model)
 {
@@ -67,7 +67,14 @@ TEST(Results, WritesSummaryAndTables)
   r.node_index("a");
   r.add_transfer(make(0, 0, 8, 0, 0.0, 0.5, -1));
   std::vector<std::pair<std::string, std::string>> extra = {{"link_model", "\"dor\""}, {"x", "{\"y\": 1}"}};
-  write_results(dir.string(), {r, 2.5, "3.32", extra, true});
+  Results results;
+  add_run_record(results, r, RecordOutput{true, false});
+  results.add_summary("simgrid_version", "\"3.32\"");
+  for (auto const& [key, value] : extra)
+    results.add_summary(key, value);
+  nlohmann::ordered_json head;
+  head["makespan_s"] = 2.5;
+  results.write(dir.string(), head);
   std::ifstream in(dir / "summary.json");
   auto j = nlohmann::json::parse(in);
   EXPECT_EQ(j["makespan_s"], 2.5);

@@ -1,15 +1,16 @@
-// `haec calibrate net|power`: fit SMPI network settings from calibration-net samples, and host
-// power profiles from wattmeter logs (calibration/README.md). Results go to --out DIR, written
-// in a staging directory renamed into place, so a failure leaves nothing behind.
+// `haec calibrate net|power|regions`: fit SMPI network settings from calibration-net samples
+// (calibrate_net.cpp), host power profiles from wattmeter logs and region correction factors
+// (calibration/README.md). Results go to --out DIR, written in a staging directory renamed into
+// place, so a failure leaves nothing behind.
 #include "atomic_file.hpp"
+#include "calibrate_files.hpp"
+#include "calibrate_net.hpp"
 #include "commands.hpp"
 #include "input_error.hpp"
-#include "install_paths.hpp"
-#include "net_fit.hpp"
 #include "power_fit.hpp"
 #include "rapl.hpp"
 #include "region_factors.hpp"
-#include "samples.hpp"
+#include "smpi_costs.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -21,7 +22,6 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 namespace haec::cli {
 
@@ -30,140 +30,6 @@ namespace cal = haec::calibration;
 using cal::number_text;
 
 namespace {
-
-// Creates DIR.tmp-PID, lets `fill` write into it, renames it to DIR; removes it on any failure.
-template <class F>
-void write_dir_atomic(const std::string& dir, F fill)
-{
-  const fs::path out = fs::absolute(dir);
-  if (fs::exists(out))
-    throw InputError("--out " + dir, "already exists", "choose another directory or remove it");
-  fs::create_directories(out.parent_path());
-  const fs::path stage = out.string() + ".tmp-" + std::to_string(::getpid());
-  fs::remove_all(stage);
-  fs::create_directories(stage);
-  try {
-    fill(stage);
-    fs::rename(stage, out);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove_all(stage, ec);
-    throw;
-  }
-}
-
-std::string python()
-{
-  const char* p = std::getenv("HAEC_PYTHON");
-  return p && *p ? p : "/usr/bin/python3";
-}
-
-std::string shell_quote(const std::string& s)
-{
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs a plot script of share/haec/calibration; a missing matplotlib costs the PNG, not the fit.
-void plot(const std::string& script, const std::vector<std::string>& args, const fs::path& png)
-{
-  const fs::path path = fs::path(self_dir()) / ".." / "share" / "haec" / "calibration" / script;
-  std::string cmd = shell_quote(python()) + " " + shell_quote(path.string());
-  for (const auto& a : args)
-    cmd += " " + shell_quote(a);
-  cmd += " >/dev/null 2>&1";
-  if (!fs::exists(path) || std::system(cmd.c_str()) != 0 || !fs::exists(png))
-    std::printf("# note: no plot (%s failed; needs %s with numpy and matplotlib)\n", script.c_str(), python().c_str());
-}
-
-void add_segments(std::ostringstream& seg, std::ostringstream& pts, const std::string& path, const std::string& what,
-                  const cal::OpFit& f)
-{
-  for (size_t k = 0; k < f.segments.size(); ++k) {
-    const auto& s = f.segments[k];
-    seg << path << ',' << what << ',' << f.thresholds[k] << ','
-        << (f.sizes.empty() ? 0 : static_cast<long long>(f.sizes[s.first])) << ','
-        << (f.sizes.empty() ? 0 : static_cast<long long>(f.sizes[s.last])) << ',' << number_text(s.intercept) << ','
-        << number_text(s.slope) << '\n';
-  }
-  for (size_t i = 0; i < f.sizes.size(); ++i)
-    pts << path << ',' << what << ',' << static_cast<long long>(f.sizes[i]) << ',' << number_text(f.values[i]) << '\n';
-}
-
-struct NetArgs {
-  std::string samples, intra, out = "calibration-net";
-  double bandwidth = 0, latency = 0;
-  bool no_plot = false, no_crosstraffic = false;
-};
-
-void run_net(const NetArgs& a)
-{
-  cal::NetOptions opt;
-  opt.bandwidth = a.bandwidth;
-  opt.latency   = a.latency;
-  if (a.no_crosstraffic)
-    opt.reverse_share = 0;
-  const auto samples = cal::parse_samples(read_file(a.samples, a.samples), a.samples);
-  const auto c       = cal::calibrate_network(samples, a.samples, opt);
-  std::optional<cal::LoopbackCalibration> lo;
-  if (!a.intra.empty())
-    lo = cal::calibrate_loopback(cal::parse_samples(read_file(a.intra, a.intra), a.intra), a.intra, c, opt);
-
-  std::ostringstream cfg, xml, seg, pts;
-  seg << "path,quantity,threshold,first_size,last_size,intercept,slope\n";
-  pts << "path,quantity,size,value\n";
-  add_segments(seg, pts, "inter", "os", c.os);
-  add_segments(seg, pts, "inter", "ois", c.ois);
-  add_segments(seg, pts, "inter", "or", c.orecv);
-  add_segments(seg, pts, "inter", "comm", c.comm);
-  xml << "<!-- haec calibrate net " << a.samples << ": SMPI 3.32 settings for the platform file. The factors refer to"
-      << " a route of bandwidth " << number_text(c.bandwidth) << " Bps and latency " << number_text(c.latency)
-      << " s. -->\n<config id=\"haec-calibration\">\n";
-  for (const auto& [key, value] : cal::smpi_settings(c)) {
-    cfg << "--cfg=" << key << ':' << value << '\n';
-    xml << "  <prop id=\"" << key << "\" value=\"" << value << "\"/>\n";
-  }
-  xml << "</config>\n";
-  cfg << "# route: bandwidth " << number_text(c.bandwidth) << " Bps, latency " << number_text(c.latency) << " s\n";
-  for (const auto& n : c.notes)
-    cfg << "# note: " << n << '\n';
-  if (lo) {
-    add_segments(seg, pts, "intra", "os", lo->path.os);
-    add_segments(seg, pts, "intra", "ois", lo->path.ois);
-    add_segments(seg, pts, "intra", "or", lo->path.orecv);
-    add_segments(seg, pts, "intra", "comm", lo->path.comm);
-    cfg << "# loopback: bandwidth " << number_text(lo->bandwidth) << " Bps, latency " << number_text(lo->latency)
-        << " s\n";
-    // SimGrid 3.32 takes os/or/ois per host (host properties), not per route: intra-node values
-    // can only be shown, not applied to the loopback path alone.
-    for (const auto& [key, value] : cal::smpi_settings(lo->path))
-      if (key == "smpi/os" || key == "smpi/ois" || key == "smpi/or")
-        cfg << "# intra-node " << key << ':' << value << '\n';
-    for (const auto& n : lo->notes)
-      cfg << "# note: " << n << '\n';
-    xml << "<!-- loopback (intra-node) link; SMPI applies the factors above to it as well -->\n"
-        << "<link id=\"loopback\" bandwidth=\"" << number_text(lo->bandwidth) << "Bps\" latency=\""
-        << number_text(lo->latency) << "s\" sharing_policy=\"FATPIPE\"/>\n";
-  }
-
-  write_dir_atomic(a.out, [&](const fs::path& stage) {
-    write_file_atomic((stage / "smpi.cfg").string(), cfg.str());
-    write_file_atomic((stage / "config.xml").string(), xml.str());
-    write_file_atomic((stage / "segments.csv").string(), seg.str());
-    write_file_atomic((stage / "points.csv").string(), pts.str());
-    if (!a.no_plot) {
-      std::vector<std::string> args = {fs::absolute(a.samples).string(), stage.string()};
-      if (!a.intra.empty())
-        args.push_back(fs::absolute(a.intra).string());
-      plot("plot_net.py", args, stage / "net.png");
-    }
-  });
-  std::fputs(cfg.str().c_str(), stdout);
-  std::printf("# wrote %s/{smpi.cfg,config.xml,segments.csv,points.csv%s}\n", a.out.c_str(),
-              fs::exists(fs::path(a.out) / "net.png") ? ",net.png" : "");
-}
 
 struct PowerArgs {
   std::string manifest, out = "calibration-power", sysfs_root = "/", rapl_log;
@@ -335,26 +201,33 @@ void add_calibrate_command(CLI::App& app)
   n->add_option("--bandwidth", net->bandwidth, "Bandwidth (B/s) of the platform route the factors refer to "
                                                "(default: the best measured)");
   n->add_option("--latency", net->latency, "Latency (s) of the platform route (default: the smallest measured)");
-  n->add_option("-o,--out", net->out, "Directory receiving smpi.cfg, config.xml, segments.csv, points.csv, net.png")
+  n->add_option("-o,--out", net->out,
+                "Directory receiving smpi.cfg, config.xml, segments.csv, points.csv, model.csv, net.png")
       ->capture_default_str();
   n->add_flag("--no-crosstraffic", net->no_crosstraffic, "The route's links are SPLITDUPLEX or the platform runs "
                                                          "with network/crosstraffic:0 (else a flow gets bandwidth/1.05)");
   n->add_flag("--no-plot", net->no_plot, "Skip net.png");
+  n->add_flag("--accept-poor-fit", net->accept_poor_fit, "Write settings the checks do not trust (negative or "
+                                                         "implausible coefficients, medians missed by > 5 %), "
+                                                         "with # warning: lines");
   n->callback([net] { run_net(*net); });
 
   auto pw = std::make_shared<PowerArgs>();
   auto* p = cmd->add_subcommand("power", "Fit host power profiles (idle, one core, all cores per pstate) from "
                                          "wattmeter logs; reads RAPL where the machine exposes it");
   p->add_option("manifest", pw->manifest, "MANIFEST.csv: pstate,load,file (load idle, one or all)");
-  p->add_option("--cores", pw->cores, "Cores of the measured host");
+  auto* cores = p->add_option("--cores", pw->cores, "Cores of the measured host");
   p->add_option("-o,--out", pw->out, "Directory receiving host_properties.xml, levels.csv, power.png")
       ->capture_default_str();
   p->add_option("--sysfs-root", pw->sysfs_root, "Where to look for sys/class/powercap")->capture_default_str();
   p->add_option("--rapl-log", pw->rapl_log, "Log RAPL power (time,watts) to this file for --seconds");
   p->add_option("--seconds", pw->seconds, "Length of the RAPL log");
   p->add_flag("--no-plot", pw->no_plot, "Skip power.png");
-  p->callback([pw] {
-    if (!pw->manifest.empty() && pw->cores == 0)
+  p->callback([pw, cores] {
+    if (cores->count() > 0 && pw->cores <= 0)
+      throw InputError("--cores " + std::to_string(pw->cores), "is not a positive core count",
+                       "give the host's core count, e.g. --cores 12");
+    if (!pw->manifest.empty() && cores->count() == 0)
       throw InputError("haec calibrate power", "--cores is required with a manifest", "give the host's core count");
     run_power(*pw);
   });

@@ -1,19 +1,88 @@
-// `haec cc|cxx|f77`: SMPI's compiler wrappers plus our PMPI library. --no-as-needed keeps
-// libhaec_pmpi.so in the program's needed list ahead of libsimgrid, so its MPI_* wrappers are the
-// ones the (privatized) program binds to.
+// `haec cc|cxx|f77|fc`: SMPI's compiler wrappers plus our PMPI library. --no-as-needed keeps
+// libhaec_pmpi.so in the program's needed list ahead of libsimgrid, so its MPI_* (and Fortran
+// mpi_*_) wrappers are the ones the (privatized) program binds to. For Fortran, gfortran 10 and
+// later refuse what legacy MPI codes do everywhere (one buffer argument of several types, BOZ
+// constants in DATA statements) unless told otherwise: haec adds -fallow-argument-mismatch and
+// -fallow-invalid-boz for them.
 #include "commands.hpp"
 #include "install_paths.hpp"
 #include "process.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 namespace haec::cli {
+namespace {
 
-static int compile(const std::string& driver, const std::vector<std::string>& args)
+std::string in_path(const std::string& program)
+{
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':'))
+    if (!dir.empty() && std::ifstream(dir + "/" + program).good())
+      return dir + "/" + program;
+  return "";
+}
+
+// The Fortran compiler smpiff runs (its REAL_FORTRAN_COMPILER line), "" when it cannot be told.
+std::string fortran_compiler(const std::string& driver)
+{
+  std::ifstream script(in_path(driver));
+  std::string line;
+  const std::string key = "REAL_FORTRAN_COMPILER=";
+  while (std::getline(script, line))
+    if (line.rfind(key, 0) == 0)
+      return line.substr(key.size());
+  return "";
+}
+
+// gfortran's major version, 0 for another compiler or when it cannot be run.
+int gfortran_major(const std::string& compiler)
+{
+  if (compiler.find("gfortran") == std::string::npos)
+    return 0;
+  FILE* out = popen(("'" + compiler + "' -dumpversion 2>/dev/null").c_str(), "r");
+  if (out == nullptr)
+    return 0;
+  char version[64] = "";
+  if (std::fgets(version, sizeof version, out) == nullptr)
+    version[0] = '\0';
+  pclose(out);
+  return std::atoi(version);
+}
+
+bool mentions(const std::vector<std::string>& args, const std::string& what)
+{
+  return std::any_of(args.begin(), args.end(), [&](const std::string& a) { return a.find(what) != std::string::npos; });
+}
+
+// The flags legacy Fortran MPI codes need with gfortran >= 10, unless the user chose otherwise.
+std::vector<std::string> legacy_fortran_flags(const std::string& driver, const std::vector<std::string>& args)
+{
+  std::vector<std::string> flags;
+  if (gfortran_major(fortran_compiler(driver)) < 10)
+    return flags;
+  if (!mentions(args, "allow-argument-mismatch"))
+    flags.push_back("-fallow-argument-mismatch");
+  if (!mentions(args, "allow-invalid-boz"))
+    flags.push_back("-fallow-invalid-boz");
+  return flags;
+}
+
+int compile(const std::string& driver, bool fortran, const std::vector<std::string>& args)
 {
   std::vector<std::string> argv = {driver};
+  if (fortran) {
+    auto flags = legacy_fortran_flags(driver, args);
+    argv.insert(argv.end(), flags.begin(), flags.end());
+  }
   argv.insert(argv.end(), args.begin(), args.end());
-  bool links = std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-c" || a == "-S" || a == "-E"; });
+  const bool links =
+      std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-c" || a == "-S" || a == "-E"; });
   if (links) {
     std::string lib = pmpi_library_dir();
     argv.insert(argv.end(), {"-L" + lib, "-Wl,--no-as-needed", "-lhaec_pmpi", "-Wl,--as-needed", "-Wl,-rpath," + lib});
@@ -22,22 +91,28 @@ static int compile(const std::string& driver, const std::vector<std::string>& ar
   return r.exit_code < 0 ? 3 : r.exit_code;
 }
 
+} // namespace
+
 void add_compile_commands(CLI::App& app)
 {
   struct Tool {
     const char* name;
     const char* driver;
     const char* what;
+    const char* example;
   };
-  for (Tool t : {Tool{"cc", "smpicc", "C"}, Tool{"cxx", "smpicxx", "C++"}, Tool{"f77", "smpiff", "Fortran"}}) {
-    auto args = std::make_shared<std::vector<std::string>>();
+  // smpiff handles fixed and free form alike (smpif90 would not turn a .f file's PROGRAM into
+  // SMPI's user_main): f77 and fc both use it.
+  for (Tool t : {Tool{"cc", "smpicc", "C", "app.c"}, Tool{"cxx", "smpicxx", "C++", "app.cpp"},
+                 Tool{"f77", "smpiff", "Fortran", "app.f"}, Tool{"fc", "smpiff", "Fortran", "app.f90"}}) {
     auto* cmd = app.add_subcommand(t.name, std::string("Compile and link an MPI ") + t.what + " program with " +
                                                t.driver + " and the haec PMPI library (arguments go to " + t.driver +
-                                               ", e.g. haec " + t.name + " -O2 app.c -o app)");
+                                               ", e.g. haec " + t.name + " -O2 " + t.example + " -o app)");
     cmd->allow_extras();
     cmd->prefix_command();
     std::string driver = t.driver;
-    cmd->callback([cmd, driver] { exit_code() = compile(driver, cmd->remaining()); });
+    bool fortran       = std::string(t.what) == "Fortran";
+    cmd->callback([cmd, driver, fortran] { exit_code() = compile(driver, fortran, cmd->remaining()); });
   }
 }
 

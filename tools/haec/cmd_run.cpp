@@ -1,31 +1,26 @@
 // `haec run`: validate everything, stage a result directory, run smpirun with the suite
-// preloaded, complete summary.json with the mapping and its metrics, then move the directory
-// into place. Any failure leaves no result directory behind.
+// preloaded and a run description (run.json) the suite turns into summary.json, then move the
+// directory into place. Any failure leaves no result directory behind. The suite writes every
+// result file; this command never rewrites one.
 #include "atomic_file.hpp"
 #include "commands.hpp"
-#include "dor_pnc_model.hpp"
-#include "resilient_setup.hpp"
 #include "input_error.hpp"
 #include "install_paths.hpp"
-#include "known_flags.hpp"
-#include "link_energy.hpp"
 #include "placement.hpp"
 #include "platform_source.hpp"
+#include "power_settings.hpp"
 #include "process.hpp"
+#include "run_description.hpp"
+#include "run_options.hpp"
 #include "simgrid_child.hpp"
 #include "ti_check.hpp"
 #include "units.hpp"
-#include "workloads.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <algorithm>
-#include <map>
-#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -33,70 +28,6 @@ namespace fs = std::filesystem;
 
 namespace haec::cli {
 namespace {
-
-struct RunOptions {
-  std::string platform = "haec-box:4x4x4";
-  PlacementOptions place;
-  std::string link = "none";
-  bool messages    = false;
-  bool events      = false; // --events: events.csv
-  bool power = false, power_series = false; // --power, --power-series
-  std::string workloads;                     // --workloads FILE (implies --power)
-  std::string governor;                      // --governor NAME (haec/dvfs/governor, implies --power)
-  std::string iterations = "auto";           // --iterations MODE (haec/iterations)
-  std::string balance;                       // --balance greedy|refine (haec/balance/strategy)
-  int every = 10;                            // --every K (haec/balance/every)
-  std::string replay;
-  std::string out;
-  bool force = false;
-  std::vector<std::string> cfg;
-  std::string host_speed = "1Gf";
-  std::string simgrid    = "auto"; // --simgrid auto|debian|patched
-  bool quiet             = false;
-  std::vector<std::string> app; // program and its arguments
-};
-
-// Validates the link model and every haec/link value exactly as the suite will read them.
-void check_link_options(const RunOptions& o, const std::map<std::string, std::string>& cfg)
-{
-  static const std::vector<std::string> models = {"none", "dor", "pnc", "dor_r", "pnc_r", "ncd_r"};
-  if (std::find(models.begin(), models.end(), o.link) == models.end())
-    throw InputError("--link " + o.link, "unknown link model", "use none, dor, pnc, dor_r, pnc_r or ncd_r");
-  if (link::resilient::is_resilient_model(o.link)) { // the suite reads the same settings the same way
-    std::map<std::string, std::string> given;
-    for (const auto& [key, value] : cfg)
-      if (key.rfind("haec/link/", 0) == 0)
-        given[key] = value;
-    link::resilient::setup_from_settings(o.link, given);
-    return;
-  }
-  link::NodeParams p;
-  auto num = [&](const char* key, double& field) {
-    auto it = cfg.find(key);
-    if (it != cfg.end())
-      field = units::parse_number(it->second, std::string("--cfg ") + key);
-  };
-  num("haec/link/packet-size", p.packet_size);
-  num("haec/link/d-out", p.d_out);
-  num("haec/link/d-in", p.d_in);
-  num("haec/link/d-p", p.d_p);
-  num("haec/link/window-id", p.window_id);
-  num("haec/link/ff-symbol", p.ff_symbol);
-  if (auto it = cfg.find("haec/link/window"); it != cfg.end())
-  {
-    long long w = units::parse_integer(it->second, "--cfg haec/link/window");
-    if (w > 1000000)
-      throw InputError("--cfg haec/link/window:" + it->second, "window too large", "use at most 1000000 packets");
-    p.window = static_cast<int>(w);
-  }
-  if (auto it = cfg.find("haec/link/units"); it != cfg.end() && it->second != "physical" && it->second != "byte-slip")
-    throw InputError("--cfg haec/link/units:" + it->second, "unknown unit convention", "use physical or byte-slip");
-  if (auto it = cfg.find("haec/link/partial-window");
-      it != cfg.end() && it->second != "no-partial" && it->second != "seed-literal")
-    throw InputError("--cfg haec/link/partial-window:" + it->second, "unknown rule", "use no-partial or seed-literal");
-  for (auto proto : {link::Protocol::DOR, link::Protocol::PNC})
-    link::DorPncModel(proto, p); // throws on bad parameters
-}
 
 // Reads the rank count of a TI trace: a list file names one file per rank.
 int trace_ranks(const std::string& trace)
@@ -119,6 +50,16 @@ int trace_ranks(const std::string& trace)
   return n;
 }
 
+// A communication-aware strategy: it needs a matrix (an unknown name is place_ranks' error).
+bool needs_matrix(const std::string& strategy)
+{
+  try {
+    return mapping::needs_matrix(mapping::parse_strategy(strategy));
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 // --simgrid: Debian's libsimgrid, or the build of scripts/build-simgrid.sh (Debian's source with our
 // activity-list patch; it replays exactly as Debian's, checked when built, and is faster at scale).
 // Returns the directory to put before smpirun's library path, or "" for Debian's.
@@ -133,6 +74,242 @@ std::string simgrid_library_dir(const std::string& choice)
   return prefix.empty() ? "" : prefix + "/lib";
 }
 
+// What the run needs once every option is checked.
+struct Plan {
+  std::string app_path, trace; // absolute: the program, or the trace to replay
+  std::string simgrid_lib;     // the patched SimGrid's directory, "" for Debian's
+  ResolvedPlatform platform;
+  Placement placement;
+  fs::path out, stage;
+};
+
+// The numeric options CLI11 cannot check alone: a rank count, a seed, a host speed.
+void check_numbers(RunOptions& o)
+{
+  if (o.np_given && o.place.ranks <= 0)
+    throw InputError("-np " + std::to_string(o.place.ranks), "is not a positive rank count", "give -np N with N >= 1");
+  o.place.seed = static_cast<uint64_t>(units::parse_integer(o.seed, "--seed " + o.seed));
+  if (!(units::parse_speed(o.host_speed, "--host-speed") > 0))
+    throw InputError("--host-speed " + o.host_speed, "is not a positive speed", "give this machine's speed, e.g. 1Gf");
+}
+
+// The program or the trace, checked; the rank count from the trace when -np is not given.
+void resolve_inputs(RunOptions& o, Plan& p)
+{
+  if (!o.replay.empty() && !o.app.empty())
+    throw InputError("--replay " + o.replay, "given together with a program", "replay a trace or run a program, not both");
+  if (o.replay.empty() && o.app.empty())
+    throw InputError("haec run", "nothing to run", "give a program after -- or a trace with --replay");
+  if (!o.app.empty()) {
+    std::string path = o.app[0].find('/') == std::string::npos ? "./" + o.app[0] : o.app[0];
+    if (!fs::is_regular_file(path) || ::access(path.c_str(), X_OK) != 0)
+      throw InputError("program " + o.app[0], "not found or not executable",
+                       "build it with `haec cc` (or smpicc) and give its path");
+    p.app_path = fs::absolute(path).string();
+  }
+  if (!o.replay.empty()) {
+    p.trace = fs::absolute(o.replay).string();
+    if (!o.np_given)
+      o.place.ranks = trace_ranks(p.trace);
+    else
+      read_file(p.trace, "--replay");
+    if (o.place.traffic.empty() && needs_matrix(o.place.strategy))
+      o.place.traffic = p.trace; // the trace gives the mapping its matrix
+  }
+  if (!o.np_given && o.replay.empty())
+    throw InputError("haec run", "the number of ranks is missing", "give -np N");
+}
+
+// Everything checked before the disk is touched.
+Plan prepare(RunOptions& o)
+{
+  check_numbers(o);
+  Plan p;
+  resolve_inputs(o, p);
+  p.platform = resolve_platform(o.platform);
+  const settings::Values values = run_settings(o, p.platform.host_properties);
+  if (auto const& w = power::power_config(values).workloads; w && w->max_rank() >= o.place.ranks)
+    throw InputError("--workloads " + o.workloads,
+                     "names rank " + std::to_string(w->max_rank()) + " but the highest rank is " +
+                         std::to_string(o.place.ranks - 1),
+                     "use ranks below -np");
+  check_simgrid_settings(simgrid_settings(o));
+  p.simgrid_lib = simgrid_library_dir(o.simgrid);
+  p.placement = place_ranks(p.platform, o.place);
+  if (!p.trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
+    trace::check_ti_trace(p.trace, o.place.ranks);
+  if (o.out.empty())
+    o.out = "results/" + (o.app.empty() ? fs::path(p.trace).stem().string() : fs::path(o.app[0]).filename().string()) +
+            "-" + p.placement.strategy + "-" + o.link;
+  p.out = fs::absolute(o.out);
+  if (fs::exists(p.out) && !o.force)
+    throw InputError("--out " + o.out, "already exists", "choose another directory or add --force to replace it");
+  return p;
+}
+
+// What only this command knows, for the suite's summary.json.
+core::RunDescription describe(const RunOptions& o, const Plan& p)
+{
+  core::RunDescription d;
+  d.platform = o.platform;
+  d.ranks    = o.place.ranks;
+  d.mode     = p.trace.empty() ? "emulation" : "replay";
+  d.simgrid_library = p.simgrid_lib.empty() ? "debian" : "patched: " + p.simgrid_lib;
+  if (p.trace.empty())
+    d.program = o.app[0];
+  else
+    d.trace = o.replay;
+  d.strategy = p.placement.strategy;
+  if (d.strategy == "random")
+    d.seed = o.place.seed;
+  if (!o.place.traffic.empty() && o.place.traffic != p.trace) { // --traffic: the metrics use its matrix
+    d.traffic_file = o.place.traffic;
+    d.traffic      = p.placement.matrix;
+  }
+  d.placement = p.placement.assignment;
+  for (int node : d.placement)
+    d.coords[node] = p.platform.nodes.at(static_cast<size_t>(node)).coords;
+  return d;
+}
+
+// platform.json or platform.xml, hostfile, mapping.txt, run.json; returns smpirun's -platform.
+std::string stage_inputs(const RunOptions& o, const Plan& p, std::vector<std::string>& suite_cfg)
+{
+  std::string platform_arg;
+  if (p.platform.topology) {
+    write_file_atomic((p.stage / "platform.json").string(), platform::to_json(p.platform.topology->spec()).dump(2) + "\n");
+    platform_arg = suite_library();
+    suite_cfg.push_back("--cfg=haec/platform:" + (p.out / "platform.json").string());
+  } else {
+    fs::copy_file(p.platform.xml_path, p.stage / "platform.xml");
+    platform_arg = (p.out / "platform.xml").string();
+  }
+  const auto& a = p.placement.assignment;
+  write_file_atomic((p.stage / "hostfile").string(), mapping::write_hostfile(a, p.platform.nodes));
+  write_file_atomic((p.stage / "mapping.txt").string(),
+                    mapping::write_mapping_file(p.placement.strategy, a, p.platform.nodes));
+  write_file_atomic((p.stage / "run.json").string(), core::to_json_text(describe(o, p)));
+  suite_cfg.push_back("--cfg=haec/run:" + (p.out / "run.json").string());
+  return platform_arg;
+}
+
+// The --cfg settings haec run derives from its own options.
+void add_option_settings(const RunOptions& o, std::vector<std::string>& argv)
+{
+  argv.push_back("--cfg=haec/link/model:" + o.link);
+  if (o.messages)
+    argv.push_back("--cfg=haec/messages:yes");
+  if (o.events)
+    argv.push_back("--cfg=haec/events:yes");
+  if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
+    argv.push_back("--cfg=haec/power:yes");
+  if (!o.governor.empty())
+    argv.push_back("--cfg=haec/dvfs/governor:" + o.governor);
+  if (!o.governor.empty() || !o.balance.empty())
+    argv.push_back("--cfg=haec/iterations:" + o.iterations);
+  if (!o.balance.empty()) {
+    argv.push_back("--cfg=haec/balance/strategy:" + o.balance);
+    argv.push_back("--cfg=haec/balance/every:" + o.every);
+  }
+  if (!o.workloads.empty())
+    argv.push_back("--cfg=haec/power/workloads:" + fs::absolute(o.workloads).string());
+  if (o.power_series)
+    argv.push_back("--cfg=haec/power/series:yes");
+}
+
+bool cfg_sets(const RunOptions& o, const std::string& key)
+{
+  for (auto const& kv : o.cfg)
+    if (kv.compare(0, key.size() + 1, key + ":") == 0)
+      return true;
+  return false;
+}
+
+// The SimGrid settings haec run chooses unless the user gave them.
+void add_simgrid_defaults(const RunOptions& o, std::vector<std::string>& argv)
+{
+  if (o.link != "none") { // the HAEC protocols model their acknowledgments: no TCP cross-traffic
+    argv.push_back("--cfg=network/crosstraffic:0");
+    // smpirun's 1e-9 s lets a transfer end up to 1 ns early; 1e-13 keeps every uncontended
+    // transfer within 1 ps of the model (measured on the demonstration).
+    if (!cfg_sets(o, "surf/precision"))
+      argv.push_back("--cfg=surf/precision:1e-13");
+  }
+  if (!cfg_sets(o, "smpi/host-speed"))
+    argv.push_back("--cfg=smpi/host-speed:" + o.host_speed);
+}
+
+// Preload the suite into the simulator only (smpirun's -wrapper), not into the many small
+// programs the smpirun script runs: each of those would load libsimgrid too (measured: 0.26 s
+// per run).
+void add_preload(const RunOptions& o, const Plan& p, std::vector<std::string>& argv)
+{
+  std::string preload = suite_library();
+#ifdef HAEC_SANITIZER_PRELOAD
+  // ASan build (cmake/Sanitizers.cmake, docs/SANITIZERS.md): the simulator is not linked with
+  // ASan, so its runtime goes first; ASan aborts on SMPI's RTLD_DEEPBIND (dlopen) privatization,
+  // so use mmap, under which apps reach libhaec_pmpi only if preloaded; thread contexts spare ASan
+  // the stack switches it cannot follow.
+  if (p.trace.empty())
+    preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
+  preload = std::string(HAEC_SANITIZER_PRELOAD) + ":" + preload;
+  for (std::string kv : {"smpi/privatization:mmap", "contexts/factory:thread"})
+    if (!cfg_sets(o, kv.substr(0, kv.find(':'))) && (p.trace.empty() || kv.rfind("smpi/privatization", 0) != 0))
+      argv.insert(argv.begin() + 1, "--cfg=" + kv);
+#else
+  (void)o;
+#endif
+  if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
+    preload += std::string(":") + old;
+  // The patched SimGrid goes before smpirun's library path (smpirun puts the system's first);
+  // env -S keeps the rest of that path (smpirun's temporary directory included).
+  std::string wrapper = "env";
+  if (!p.simgrid_lib.empty())
+    wrapper += " -S LD_LIBRARY_PATH=" + p.simgrid_lib + ":${LD_LIBRARY_PATH}";
+  argv.insert(argv.begin() + 1, {"-wrapper", wrapper + " LD_PRELOAD=" + preload});
+}
+
+std::vector<std::string> smpirun_argv(const RunOptions& o, const Plan& p, const std::string& platform_arg,
+                                      const std::vector<std::string>& suite_cfg)
+{
+  std::vector<std::string> argv = {"smpirun", "-np", std::to_string(o.place.ranks), "-platform", platform_arg,
+                                   "-hostfile", (p.out / "hostfile").string()};
+  argv.insert(argv.end(), suite_cfg.begin(), suite_cfg.end());
+  argv.push_back("--cfg=haec/out:" + p.out.string());
+  add_option_settings(o, argv);
+  add_simgrid_defaults(o, argv);
+  for (auto const& kv : o.cfg)
+    argv.push_back("--cfg=" + kv);
+  if (!p.trace.empty()) {
+    // A replay has no application memory to privatize: no copy of the replayer per rank
+    // (measured at 4096 ranks: 0.84x CPU time, a third less memory, the same results).
+    argv.push_back("--cfg=smpi/privatization:no");
+    argv.push_back("-replay");
+    argv.push_back(p.trace);
+  } else {
+    argv.push_back(p.app_path);
+    argv.insert(argv.end(), o.app.begin() + 1, o.app.end());
+  }
+  add_preload(o, p, argv);
+  return argv;
+}
+
+// The child writes into the staging directory; command.txt names the final one. Only paths
+// inside the result directory are redirected (an argument merely sharing its prefix, such as a
+// file "<out>.json", is left alone).
+void redirect_to_stage(std::vector<std::string>& argv, const Plan& p)
+{
+  const std::string dir = p.out.string();
+  for (auto& a : argv)
+    for (const std::string head : {"", "--cfg=haec/out:", "--cfg=haec/platform:", "--cfg=haec/run:"}) {
+      if (a.compare(0, head.size() + dir.size(), head + dir) != 0)
+        continue;
+      const size_t end = head.size() + dir.size();
+      if (end == a.size() || a[end] == '/')
+        a = head + p.stage.string() + a.substr(end);
+    }
+}
+
 std::string first_error_line(const std::string& log_path)
 {
   std::ifstream in(log_path);
@@ -145,6 +322,25 @@ std::string first_error_line(const std::string& log_path)
       fallback = line;
   }
   return fallback.empty() ? "see the SimGrid log above" : fallback;
+}
+
+// After the child: the exit status of a failed run, with its one line (0 when it succeeded).
+// The suite exits 2 when it refuses a setting (bad input, as this command's own checks), 3 when
+// the simulation failed or one of its checks did.
+int report_child_failure(const ChildResult& r, const fs::path& stage)
+{
+  if (r.exit_code == 0 && fs::exists(stage / "summary.json"))
+    return 0;
+  std::string why = first_error_line((stage / "simgrid.log").string());
+  const bool bad_input = r.exit_code == 2 && why.rfind("see the SimGrid log", 0) != 0;
+  if (bad_input) {
+    std::fprintf(stderr, "haec: %s\n", why.c_str());
+    return 2;
+  }
+  if (r.signal)
+    why = "killed by signal " + std::to_string(r.signal) + ": " + why;
+  std::fprintf(stderr, "haec: run failed (smpirun exit %d): %s\n", r.exit_code, why.c_str());
+  return 3;
 }
 
 void print_table(const nlohmann::json& s, const std::string& out)
@@ -169,317 +365,113 @@ void print_table(const nlohmann::json& s, const std::string& out)
   }
 }
 
-int run_simulation(RunOptions o)
+// Stages, runs smpirun, moves the result directory into place.
+int simulate(const RunOptions& o, Plan& p)
 {
-  // 1. Validate every input before touching the disk.
-  std::map<std::string, std::string> cfg;
-  for (auto const& kv : o.cfg) {
-    auto colon = kv.find(':');
-    if (colon == std::string::npos || colon == 0)
-      throw InputError("--cfg " + kv, "not of the form KEY:VALUE", "write e.g. --cfg haec/link/window:5");
-    std::string key = kv.substr(0, colon);
-    if (key.rfind("haec/", 0) == 0) {
-      check_haec_key(key);
-      if (key == "haec/out" || key == "haec/platform" || key == "haec/link/model" || key == "haec/messages" ||
-          key == "haec/events")
-        throw InputError("--cfg " + key, "is set by haec run itself", "use the matching haec run option instead");
-    }
-    cfg[key] = kv.substr(colon + 1);
-  }
-  check_link_options(o, cfg);
-  // Power plugin values, read as the suite reads them.
-  if (auto it = cfg.find("haec/power/polling"); it != cfg.end()) {
-    double v = units::parse_number(it->second, "--cfg haec/power/polling");
-    if (!(v >= 0 && v <= 1))
-      throw InputError("--cfg haec/power/polling:" + it->second, "must be in [0,1]",
-                       "give the share of a core a polling loop uses, e.g. 0.5");
-  }
-  if (auto it = cfg.find("haec/power/link-wattage"); it != cfg.end())
-    power::parse_link_wattage_table(it->second, "--cfg haec/power/link-wattage");
-  for (const char* key : {"haec/dvfs/governor", "haec/iterations", "haec/balance/strategy", "haec/balance/every"})
-    if (cfg.count(key))
-      throw InputError(std::string("--cfg ") + key, "is set by haec run itself",
-                       "use --governor, --iterations, --balance or --every");
-  if (!o.balance.empty() && o.balance != "greedy" && o.balance != "refine")
-    throw InputError("--balance " + o.balance, "unknown balancing strategy", "use greedy or refine");
-  if (o.every <= 0)
-    throw InputError("--every " + std::to_string(o.every), "is not a positive iteration count",
-                     "balance every K >= 1 iterations, e.g. --every 5");
-  if (cfg.count("haec/power/workloads"))
-    throw InputError("--cfg haec/power/workloads", "is set by haec run itself", "use --workloads FILE");
-  if (!o.workloads.empty()) { // the file's own errors now; regions, ranks, hosts once the run knows them
-    std::ifstream in(o.workloads);
-    if (!in)
-      throw InputError("--workloads " + o.workloads, "cannot be read", "give the path of a workload JSON file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    power::WorkloadSet::parse(text.str(), o.workloads);
-  }
-  if (auto it = cfg.find("haec/replay/reader"); it != cfg.end() && it->second != "haec" && it->second != "simgrid")
-    throw InputError("--cfg haec/replay/reader:" + it->second, "unknown trace reader", "use haec or simgrid");
-  if (auto it = cfg.find("haec/link/smpi-envelope"); it != cfg.end())
-    units::parse_integer(it->second, "--cfg haec/link/smpi-envelope");
-  check_simgrid_settings(o.cfg);
-  units::parse_speed(o.host_speed, "--host-speed");
-  const std::string simgrid_lib = simgrid_library_dir(o.simgrid);
-
-  if (!o.replay.empty() && !o.app.empty())
-    throw InputError("--replay " + o.replay, "given together with a program", "replay a trace or run a program, not both");
-  if (o.replay.empty() && o.app.empty())
-    throw InputError("haec run", "nothing to run", "give a program after -- or a trace with --replay");
-  std::string app_path;
-  if (!o.app.empty()) {
-    app_path = o.app[0];
-    if (app_path.find('/') == std::string::npos)
-      app_path = "./" + app_path;
-    if (!fs::is_regular_file(app_path) || ::access(app_path.c_str(), X_OK) != 0)
-      throw InputError("program " + o.app[0], "not found or not executable",
-                       "build it with `haec cc` (or smpicc) and give its path");
-    app_path = fs::absolute(app_path).string();
-  }
-  std::string trace;
-  if (!o.replay.empty()) {
-    trace = fs::absolute(o.replay).string();
-    if (o.place.ranks < 0)
-      o.place.ranks = trace_ranks(trace);
-    else
-      read_file(trace, "--replay");
-    if (o.place.traffic.empty())
-      o.place.traffic = trace; // the trace gives the logical traffic for the metrics
-  }
-  if (o.place.ranks < 0)
-    throw InputError("haec run", "the number of ranks is missing", "give -np N");
-
-  ResolvedPlatform platform = resolve_platform(o.platform);
-  Placement placement       = place_ranks(platform, o.place);
-  if (!trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
-    trace::check_ti_trace(trace, o.place.ranks);
-
-  if (o.out.empty())
-    o.out = "results/" + (o.app.empty() ? fs::path(trace).stem().string() : fs::path(o.app[0]).filename().string()) +
-            "-" + placement.strategy + "-" + o.link;
-  fs::path out = fs::absolute(o.out);
-  if (fs::exists(out) && !o.force)
-    throw InputError("--out " + o.out, "already exists", "choose another directory or add --force to replace it");
-
-  // 2. Stage the result directory next to its final place.
-  fs::create_directories(out.parent_path());
-  fs::path stage = out.string() + ".tmp-" + std::to_string(::getpid());
-  fs::remove_all(stage);
-  fs::create_directories(stage);
-  auto cleanup = [&] { std::error_code ec; fs::remove_all(stage, ec); };
-
+  fs::create_directories(p.out.parent_path());
+  p.stage = p.out.string() + ".tmp-" + std::to_string(::getpid());
+  fs::remove_all(p.stage);
+  fs::create_directories(p.stage);
+  auto cleanup = [&] {
+    std::error_code ec;
+    fs::remove_all(p.stage, ec);
+  };
   try {
-    std::string platform_arg;
     std::vector<std::string> suite_cfg;
-    if (platform.topology) {
-      write_file_atomic((stage / "platform.json").string(), platform::to_json(platform.topology->spec()).dump(2) + "\n");
-      platform_arg = suite_library();
-      suite_cfg.push_back("--cfg=haec/platform:" + (out / "platform.json").string());
-    } else {
-      fs::copy_file(platform.xml_path, stage / "platform.xml");
-      platform_arg = (out / "platform.xml").string();
-    }
-    write_file_atomic((stage / "hostfile").string(), mapping::write_hostfile(placement.assignment, platform.nodes));
-    write_file_atomic((stage / "mapping.txt").string(),
-                      mapping::write_mapping_file(placement.strategy, placement.assignment, platform.nodes));
-
-    std::vector<std::string> argv = {"smpirun", "-np", std::to_string(o.place.ranks), "-platform", platform_arg,
-                                     "-hostfile", (out / "hostfile").string()};
-    for (auto const& c : suite_cfg)
-      argv.push_back(c);
-    argv.push_back("--cfg=haec/out:" + out.string());
-    argv.push_back("--cfg=haec/link/model:" + o.link);
-    if (o.messages)
-      argv.push_back("--cfg=haec/messages:yes");
-    if (o.events)
-      argv.push_back("--cfg=haec/events:yes");
-    if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
-      argv.push_back("--cfg=haec/power:yes");
-    if (!o.governor.empty())
-      argv.push_back("--cfg=haec/dvfs/governor:" + o.governor);
-    if (!o.governor.empty() || !o.balance.empty())
-      argv.push_back("--cfg=haec/iterations:" + o.iterations);
-    if (!o.balance.empty()) {
-      argv.push_back("--cfg=haec/balance/strategy:" + o.balance);
-      argv.push_back("--cfg=haec/balance/every:" + std::to_string(o.every));
-    }
-    if (!o.workloads.empty())
-      argv.push_back("--cfg=haec/power/workloads:" + std::filesystem::absolute(o.workloads).string());
-    if (o.power_series)
-      argv.push_back("--cfg=haec/power/series:yes");
-    if (o.link != "none") { // the HAEC protocols model their acknowledgments: no TCP cross-traffic
-      argv.push_back("--cfg=network/crosstraffic:0");
-      // smpirun's 1e-9 s lets a transfer end up to 1 ns early; 1e-13 keeps every uncontended
-      // transfer within 1 ps of the model (measured on the demonstration).
-      if (!cfg.count("surf/precision"))
-        argv.push_back("--cfg=surf/precision:1e-13");
-    }
-    if (!cfg.count("smpi/host-speed"))
-      argv.push_back("--cfg=smpi/host-speed:" + o.host_speed);
-    for (auto const& kv : o.cfg)
-      argv.push_back("--cfg=" + kv);
-    if (!trace.empty()) {
-      // A replay has no application memory to privatize: no copy of the replayer per rank
-      // (measured at 4096 ranks: 0.84x CPU time, a third less memory, the same results).
-      argv.push_back("--cfg=smpi/privatization:no");
-      argv.push_back("-replay");
-      argv.push_back(trace);
-    } else {
-      argv.push_back(app_path);
-      argv.insert(argv.end(), o.app.begin() + 1, o.app.end());
-    }
-    // Preload the suite into the simulator only (smpirun's -wrapper), not into the many small
-    // programs the smpirun script runs: each of those would load libsimgrid too (measured: 0.26 s
-    // per run).
-    std::string preload = suite_library();
-#ifdef HAEC_SANITIZER_PRELOAD
-    // ASan build (cmake/Sanitizers.cmake, docs/SANITIZERS.md): the simulator is not linked with
-    // ASan, so its runtime goes first; ASan aborts on SMPI's RTLD_DEEPBIND (dlopen) privatization,
-    // so use mmap, under which apps reach libhaec_pmpi only if preloaded; thread contexts spare ASan
-    // the stack switches it cannot follow.
-    if (trace.empty())
-      preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
-    preload = std::string(HAEC_SANITIZER_PRELOAD) + ":" + preload;
-    for (std::string kv : {"smpi/privatization:mmap", "contexts/factory:thread"})
-      if (!cfg.count(kv.substr(0, kv.find(':'))) && (trace.empty() || kv.rfind("smpi/privatization", 0) != 0))
-        argv.insert(argv.begin() + 1, "--cfg=" + kv);
-#endif
-    if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
-      preload += std::string(":") + old;
-    // The patched SimGrid goes before smpirun's library path (smpirun puts the system's first);
-    // env -S keeps the rest of that path (smpirun's temporary directory included).
-    std::string wrapper = "env";
-    if (!simgrid_lib.empty())
-      wrapper += " -S LD_LIBRARY_PATH=" + simgrid_lib + ":${LD_LIBRARY_PATH}";
-    argv.insert(argv.begin() + 1, {"-wrapper", wrapper + " LD_PRELOAD=" + preload});
-    std::vector<std::string> env;
-    write_file_atomic((stage / "command.txt").string(), shell_line(env, argv) + "\n");
-
-    // The child writes into the staging directory; command.txt names the final one. Only paths
-    // inside the result directory are redirected (an argument merely sharing its prefix, such
-    // as a file "<out>.json", is left alone).
-    const std::string dir = out.string();
-    for (auto& a : argv) {
-      for (const std::string& head : {std::string(""), std::string("--cfg=haec/out:"), std::string("--cfg=haec/platform:")}) {
-        if (a.compare(0, head.size() + dir.size(), head + dir) != 0)
-          continue;
-        const size_t end = head.size() + dir.size();
-        if (end == a.size() || a[end] == '/')
-          a = head + stage.string() + a.substr(end);
-      }
-    }
-    ChildResult r = run_child(argv, env, (stage / "stdout.txt").string(), (stage / "simgrid.log").string());
-    if (r.exit_code != 0 || !fs::exists(stage / "summary.json")) {
-      std::string why = first_error_line((stage / "simgrid.log").string());
-      if (r.signal)
-        why = "killed by signal " + std::to_string(r.signal) + ": " + why;
+    const std::string platform_arg = stage_inputs(o, p, suite_cfg);
+    std::vector<std::string> argv  = smpirun_argv(o, p, platform_arg, suite_cfg);
+    write_file_atomic((p.stage / "command.txt").string(), shell_line({}, argv) + "\n");
+    redirect_to_stage(argv, p);
+    ChildResult r = run_child(argv, {}, (p.stage / "stdout.txt").string(), (p.stage / "simgrid.log").string());
+    if (int status = report_child_failure(r, p.stage); status != 0) {
       cleanup();
-      std::fprintf(stderr, "haec: run failed (smpirun exit %d): %s\n", r.exit_code, why.c_str());
-      return 3;
+      return status;
     }
-
-    // 3. Complete summary.json with what only the CLI knows.
-    auto summary = nlohmann::ordered_json::parse(read_file((stage / "summary.json").string(), "summary.json"));
-    summary["platform"] = platform.text;
-    summary["ranks"]    = o.place.ranks;
-    summary["mode"]     = trace.empty() ? "emulation" : "replay";
-    summary["simgrid_library"] = simgrid_lib.empty() ? "debian" : "patched: " + simgrid_lib;
-    summary[trace.empty() ? "program" : "trace"] = trace.empty() ? o.app[0] : o.replay;
-    nlohmann::ordered_json m;
-    m["strategy"] = placement.strategy;
-    if (placement.strategy == "random")
-      m["seed"] = o.place.seed;
-    std::optional<mapping::CommMatrix> matrix = placement.matrix;
-    if (!matrix && fs::exists(stage / "traffic_matrix.csv"))
-      matrix = mapping::read_traffic_matrix((stage / "traffic_matrix.csv").string());
-    if (matrix && trace.size() && !fs::exists(stage / "traffic_matrix.csv")) {
-      std::ostringstream csv;
-      csv << "src_rank,dst_rank,messages,bytes\n";
-      for (int s = 0; s < matrix->ranks; ++s)
-        for (int d = 0; d < matrix->ranks; ++d)
-          if (matrix->msgs(s, d))
-            csv << s << ',' << d << ',' << matrix->msgs(s, d) << ','
-                << matrix->bytes[static_cast<size_t>(s) * matrix->ranks + d] << '\n';
-      write_file_atomic((stage / "traffic_matrix.csv").string(), csv.str());
-    }
-    if (matrix && matrix->ranks <= o.place.ranks) {
-      auto metrics = mapping::compute_metrics(*matrix, placement.assignment,
-                                              [&](int a, int b) { return platform.hops(a, b); });
-      m["metrics"] = nlohmann::ordered_json::parse(metrics_json(metrics));
-    }
-    summary["mapping"] = m;
-    write_file_atomic((stage / "summary.json").string(), summary.dump(2) + "\n");
-
-    // 4. Move into place.
-    if (fs::exists(out))
-      fs::remove_all(out);
-    fs::rename(stage, out);
-    if (!o.quiet)
-      print_table(summary, o.out);
+    if (fs::exists(p.out))
+      fs::remove_all(p.out);
+    fs::rename(p.stage, p.out);
   } catch (...) {
     cleanup();
     throw;
   }
+  if (!o.quiet)
+    print_table(nlohmann::json::parse(read_file((p.out / "summary.json").string(), "summary.json")), o.out);
   return 0;
+}
+
+int run_simulation(RunOptions o)
+{
+  Plan p = prepare(o);
+  return simulate(o, p);
+}
+
+void add_run_options(CLI::App* run, RunOptions& o)
+{
+  run->add_option("--platform", o.platform,
+                  "Platform: haec-box:XxYxZ, mesh:AxBxC, torus:AxBxC, cluster:N (with ,key=value options, see "
+                  "`haec platform --help`), a platform.json or a SimGrid XML file")
+      ->capture_default_str();
+  run->add_option("--map", o.place.strategy, "Rank placement strategy: " + mapping::strategy_list())
+      ->capture_default_str();
+  run->add_option("--hostfile", o.place.hostfile, "SMPI hostfile to use instead of a strategy (host or host:count per line)");
+  run->add_option("--mapping-file", o.place.mapping_file, "HAEC-SIM mapping file to use instead of a strategy");
+  run->add_option("--traffic", o.place.traffic,
+                  "Communication matrix for the communication-aware strategies and the mapping metrics: a "
+                  "traffic_matrix.csv, a MapLib *.size.csv / *.count.csv or a TI trace");
+  run->add_option("--seed", o.seed, "Seed of the random mapping (a non-negative integer)")->capture_default_str();
+  run->add_option("--link", o.link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
+      ->capture_default_str();
+  run->add_flag("--messages", o.messages, "Write messages.csv: one line per network transfer");
+  run->add_flag("--events", o.events,
+                "Write events.csv: each rank's MPI call entries and exits with simulated times (PMPI layer or replay)");
+  run->add_flag("--power", o.power,
+                "Compute energy (haec/power): hosts.csv, links.csv and energy_j in summary.json (plugins/power/README.md)");
+  run->add_flag("--power-series", o.power_series, "As --power, and write power.csv: each host's watts over time");
+  run->add_option("--workloads", o.workloads,
+                  "Workload phases: JSON file of power profiles per code region, rank or host (implies --power; "
+                  "plugins/power/README.md)");
+  run->add_option("--governor", o.governor,
+                  "DVFS governor of every host (implies --power): performance, powersave, ondemand, conservative, "
+                  "adagio, adagio-improved, lagrange, mix (plugins/dvfs/README.md)");
+  run->add_option("--iterations", o.iterations,
+                  "Iteration boundaries for DVFS and balancing: auto, marker, site:SITE, every:K:MPI_Function")
+      ->capture_default_str();
+  run->add_option("--balance", o.balance, "Migrate ranks between nodes: greedy or refine (plugins/balance/README.md)");
+  run->add_option("--every", o.every, "Balance every K iterations (with --balance)")->capture_default_str();
+  run->add_option("--replay", o.replay, "Replay this SimGrid time-independent trace instead of running a program");
+  run->add_option("-n,--np", o.place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
+  run->add_option("--out", o.out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");
+  run->add_flag("--force", o.force, "Replace an existing result directory once the new run succeeded");
+  // One value per --cfg: a vector option would otherwise swallow the "--" before the program and
+  // hand the program's own options to haec (CLI11 2.1).
+  run->add_option("--cfg", o.cfg, "Extra SimGrid/haec setting KEY:VALUE, e.g. haec/link/window:8 (repeatable; "
+                                  "`haec settings` lists the haec ones)")
+      ->allow_extra_args(false);
+  run->add_option("--host-speed", o.host_speed,
+                  "Speed of this machine for emulation (smpi/host-speed): 1 s of real CPU counts as this many flops")
+      ->capture_default_str();
+  run->add_option("--simgrid", o.simgrid,
+                  "SimGrid library: debian, patched (built by scripts/build-simgrid.sh: the same results, faster at "
+                  "scale) or auto (patched when built and checked)")
+      ->capture_default_str();
+  run->add_flag("-q,--quiet", o.quiet, "Do not print the summary table");
+  run->add_option("app", o.app, "Program and its arguments (after --)");
 }
 
 } // namespace
 
 void add_run_command(CLI::App& app)
 {
-  auto opt         = std::make_shared<RunOptions>();
-  opt->place.ranks = -1; // not given: from the trace when replaying
+  auto opt  = std::make_shared<RunOptions>();
   auto* run = app.add_subcommand("run", "Simulate an MPI program (online emulation) or replay a time-independent trace "
                                         "on a platform, with the haec plugins, into a result directory");
-  run->add_option("--platform", opt->platform,
-                  "Platform: haec-box:XxYxZ, mesh:AxBxC, torus:AxBxC, cluster:N (with ,key=value options, see "
-                  "`haec platform --help`), a platform.json or a SimGrid XML file")
-      ->capture_default_str();
-  run->add_option("--map", opt->place.strategy, "Rank placement strategy: xyz, block-xyz, random, min-md")
-      ->capture_default_str();
-  run->add_option("--hostfile", opt->place.hostfile, "SMPI hostfile to use instead of a strategy (host or host:count per line)");
-  run->add_option("--mapping-file", opt->place.mapping_file, "HAEC-SIM mapping file to use instead of a strategy");
-  run->add_option("--traffic", opt->place.traffic,
-                  "Communication matrix for min-md and the mapping metrics: a traffic_matrix.csv or a TI trace");
-  run->add_option("--seed", opt->place.seed, "Seed of the random mapping")->capture_default_str();
-  run->add_option("--link", opt->link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
-      ->capture_default_str();
-  run->add_flag("--messages", opt->messages, "Write messages.csv: one line per network transfer");
-  run->add_flag("--events", opt->events,
-                "Write events.csv: each rank's MPI call entries and exits with simulated times (PMPI layer or replay)");
-  run->add_flag("--power", opt->power,
-                "Compute energy (haec/power): hosts.csv, links.csv and energy_j in summary.json (plugins/power/README.md)");
-  run->add_flag("--power-series", opt->power_series, "As --power, and write power.csv: each host's watts over time");
-  run->add_option("--workloads", opt->workloads,
-                  "Workload phases: JSON file of power profiles per code region, rank or host (implies --power; "
-                  "plugins/power/README.md)");
-  run->add_option("--governor", opt->governor,
-                  "DVFS governor of every host (implies --power): performance, powersave, ondemand, conservative, "
-                  "adagio, adagio-improved, lagrange, mix (plugins/dvfs/README.md)");
-  run->add_option("--iterations", opt->iterations,
-                  "Iteration boundaries for DVFS and balancing: auto, marker, site:SITE, every:K:MPI_Function")
-      ->capture_default_str();
-  run->add_option("--balance", opt->balance, "Migrate ranks between nodes: greedy or refine (plugins/balance/README.md)");
-  run->add_option("--every", opt->every, "Balance every K iterations (with --balance)")->capture_default_str();
-  run->add_option("--replay", opt->replay, "Replay this SimGrid time-independent trace instead of running a program");
-  run->add_option("-n,--np", opt->place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
-  run->add_option("--out", opt->out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");
-  run->add_flag("--force", opt->force, "Replace an existing result directory once the new run succeeded");
-  // One value per --cfg: a vector option would otherwise swallow the "--" before the program and
-  // hand the program's own options to haec (CLI11 2.1).
-  run->add_option("--cfg", opt->cfg, "Extra SimGrid/haec setting KEY:VALUE, e.g. haec/link/window:8 (repeatable)")
-      ->allow_extra_args(false);
-  run->add_option("--host-speed", opt->host_speed,
-                  "Speed of this machine for emulation (smpi/host-speed): 1 s of real CPU counts as this many flops")
-      ->capture_default_str();
-  run->add_option("--simgrid", opt->simgrid,
-                  "SimGrid library: debian, patched (built by scripts/build-simgrid.sh: the same results, faster at "
-                  "scale) or auto (patched when built and checked)")
-      ->capture_default_str();
-  run->add_flag("-q,--quiet", opt->quiet, "Do not print the summary table");
-  run->add_option("app", opt->app, "Program and its arguments (after --)");
-  run->callback([opt] { exit_code() = run_simulation(*opt); });
+  add_run_options(run, *opt);
+  run->callback([opt, run] {
+    opt->np_given         = run->count("--np") > 0;
+    opt->iterations_given = run->count("--iterations") > 0;
+    opt->every_given      = run->count("--every") > 0;
+    exit_code()           = run_simulation(*opt);
+  });
 }
 
 } // namespace haec::cli

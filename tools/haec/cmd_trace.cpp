@@ -40,14 +40,14 @@ struct RecordOptions {
   std::vector<std::string> ignored; // record() reads the raw command line instead
 };
 
-int record(RecordOptions o)
+// haec trace record <run options...> [--out T] [--keep-run D] [--force] -- APP ARGS: our own
+// options out of the raw command line, the rest for haec run, and the program.
+void split_command_line(RecordOptions& o, std::vector<std::string>& run_args, std::vector<std::string>& app)
 {
-  // Split the command line: haec trace record <run options...> -- APP ARGS
   auto raw = raw_arguments();
   size_t i = 0;
   while (i < raw.size() && raw[i] != "record")
     ++i;
-  std::vector<std::string> run_args, app;
   bool after = false;
   for (++i; i < raw.size(); ++i) {
     const std::string& a = raw[i];
@@ -73,7 +73,45 @@ int record(RecordOptions o)
     throw InputError("haec trace record", "--out is required", "give the trace to write: --out TRACE");
   if (app.empty())
     throw InputError("haec trace record", "no program to record", "give it after --: haec trace record ... -- APP ARGS");
-  const fs::path list = fs::absolute(o.out);
+}
+
+// The recorded rank files, checked, as the list file's text (paths under `files`).
+std::string checked_list(const fs::path& ranks_dir, const fs::path& files, int ranks, const std::string& program)
+{
+  std::string list_text;
+  for (int r = 0; r < ranks; ++r) {
+    const fs::path f = ranks_dir / ("rank-" + std::to_string(r) + ".txt");
+    if (!fs::exists(f))
+      throw InputError("haec trace record " + program, "rank " + std::to_string(r) + " left no trace",
+                       "build it with haec cc, cxx, f77 or fc (MPI through libhaec_pmpi) and let every rank reach "
+                       "MPI_Finalize");
+    trace::check_ti_rank_text(read_file(f.string(), "TI trace"), f.string(), r, ranks);
+    list_text += (files / f.filename()).string() + "\n";
+  }
+  return list_text;
+}
+
+// The rank files first, the list (what users name) last; the run's directory when kept.
+void move_into_place(const RecordOptions& o, const fs::path& stage, const fs::path& list, const fs::path& files,
+                     const std::string& list_text)
+{
+  if (o.force) {
+    fs::remove_all(files);
+    fs::remove(list);
+  }
+  fs::rename(stage / "ranks", files);
+  write_file_atomic(list.string(), list_text);
+  if (!o.keep_run.empty()) {
+    fs::create_directories(fs::absolute(o.keep_run).parent_path());
+    fs::rename(stage / "run", fs::absolute(o.keep_run));
+  }
+}
+
+int record(RecordOptions o)
+{
+  std::vector<std::string> run_args, app;
+  split_command_line(o, run_args, app);
+  const fs::path list  = fs::absolute(o.out);
   const fs::path files = list.string() + "_files";
   if ((fs::exists(list) || fs::exists(files)) && !o.force)
     throw InputError("--out " + o.out, "already exists (or its " + files.filename().string() + " directory)",
@@ -104,29 +142,9 @@ int record(RecordOptions o)
       cleanup();
       throw InputError("haec trace record " + app[0], why, "simulate this program online with haec run -- APP");
     }
-    auto summary = nlohmann::json::parse(read_file((stage / "run" / "summary.json").string(), "summary.json"));
+    auto summary    = nlohmann::json::parse(read_file((stage / "run" / "summary.json").string(), "summary.json"));
     const int ranks = summary["ranks"].get<int>();
-    std::string list_text;
-    for (int r2 = 0; r2 < ranks; ++r2) {
-      const fs::path f = stage / "ranks" / ("rank-" + std::to_string(r2) + ".txt");
-      if (!fs::exists(f))
-        throw InputError("haec trace record " + app[0], "rank " + std::to_string(r2) + " left no trace",
-                         "build the program with `haec cc` (it must call MPI through libhaec_pmpi) and let every rank "
-                         "reach MPI_Finalize");
-      trace::check_ti_rank_text(read_file(f.string(), "TI trace"), f.string(), r2, ranks);
-      list_text += (files / f.filename()).string() + "\n";
-    }
-    // Into place: the rank files first, the list (what users name) last.
-    if (o.force) {
-      fs::remove_all(files);
-      fs::remove(list);
-    }
-    fs::rename(stage / "ranks", files);
-    write_file_atomic(list.string(), list_text);
-    if (!o.keep_run.empty()) {
-      fs::create_directories(fs::absolute(o.keep_run).parent_path());
-      fs::rename(stage / "run", fs::absolute(o.keep_run));
-    }
+    move_into_place(o, stage, list, files, checked_list(stage / "ranks", files, ranks, app[0]));
     cleanup();
     std::printf("%-22s %s (%d ranks, files in %s)\n", "trace", o.out.c_str(), ranks, files.string().c_str());
     std::printf("%-22s %.9f s\n", "emulated makespan", summary["makespan_s"].get<double>());
@@ -135,6 +153,26 @@ int record(RecordOptions o)
     throw;
   }
   return 0;
+}
+
+void add_otf2_commands(CLI::App& trace)
+{
+  auto ex = std::make_shared<std::pair<std::string, std::string>>();
+  auto* e = trace.add_subcommand("export", "Write a result directory (events.csv from haec run --events, messages.csv, "
+                                           "power.csv) as an OTF2 archive Vampir opens");
+  e->add_option("result_dir", ex->first, "Result directory of haec run --events [--messages] [--power-series]")->required();
+  e->add_option("--out", ex->second, "Directory to create; the anchor is OUT/traces.otf2")->required();
+  e->callback([ex] { exit_code() = export_run(ex->first, ex->second); });
+
+  struct Im {
+    std::string anchor, out, speed = "1Gf";
+  };
+  auto im = std::make_shared<Im>();
+  auto* i = trace.add_subcommand("import", "Convert an OTF2 trace (e.g. Score-P) into a SimGrid TI trace");
+  i->add_option("anchor", im->anchor, "The archive's .otf2 anchor file")->required();
+  i->add_option("--out", im->out, "TI list file to write; rank files go to OUT_files/")->required();
+  i->add_option("--host-speed", im->speed, "Speed that turns time between MPI calls into flops")->capture_default_str();
+  i->callback([im] { exit_code() = import_otf2(im->anchor, im->out, im->speed); });
 }
 
 } // namespace

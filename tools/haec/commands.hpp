@@ -10,8 +10,9 @@ int& exit_code();
 void add_run_command(CLI::App& app);
 void add_platform_command(CLI::App& app);
 void add_map_command(CLI::App& app);
-void add_compile_commands(CLI::App& app); // cc, cxx, f77
+void add_compile_commands(CLI::App& app); // cc, cxx, f77, fc
 void add_trace_command(CLI::App& app);    // trace record|import|export|check
 void add_calibrate_command(CLI::App& app); // calibrate net|power (calibration/README.md)
+void add_settings_command(CLI::App& app);  // the haec settings table
 
 } // namespace haec::cli

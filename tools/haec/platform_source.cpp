@@ -2,6 +2,7 @@
 #include "atomic_file.hpp"
 #include "input_error.hpp"
 #include "simgrid_child.hpp"
+#include "text.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -27,7 +28,8 @@ void fill_from_topology(ResolvedPlatform& p)
 }
 
 // SimGrid aborts on many XML errors, so the platform is loaded in a child process that reports
-// its hosts ("name x y z" per line) through a pipe; a failure becomes one line of ours.
+// its hosts ("name x,y,z haec:prop,..." per line, "-" for none) through a pipe; a failure becomes
+// one line of ours.
 void fill_from_xml(ResolvedPlatform& p)
 {
   if (!std::filesystem::is_regular_file(p.xml_path))
@@ -37,7 +39,12 @@ void fill_from_xml(ResolvedPlatform& p)
     engine->load_platform(p.xml_path);
     for (auto* host : engine->get_all_hosts()) {
       const char* c = host->get_property("haec:coords");
-      std::printf("%s %s\n", host->get_cname(), c ? c : "");
+      std::string props;
+      if (auto* all = host->get_properties())
+        for (auto const& [key, value] : *all)
+          if (key.rfind("haec:", 0) == 0)
+            props += (props.empty() ? "" : ",") + key;
+      std::printf("%s %s %s\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str());
     }
   });
   if (!child.ok)
@@ -49,12 +56,15 @@ void fill_from_xml(ResolvedPlatform& p)
   int index = 0;
   for (std::string line; std::getline(hs, line); ++index) {
     std::istringstream ls(line);
-    std::string name, coords;
-    ls >> name >> coords;
+    std::string name, coords, props;
+    ls >> name >> coords >> props;
     mapping::Node node{name, {index, 0, 0}};
     int x, y, z;
-    if (!coords.empty() && std::sscanf(coords.c_str(), "%d,%d,%d", &x, &y, &z) == 3)
+    if (coords != "-" && std::sscanf(coords.c_str(), "%d,%d,%d", &x, &y, &z) == 3)
       node.coords = {x, y, z};
+    if (props != "-")
+      for (const std::string& prop : text::split(props, ','))
+        p.host_properties.insert(prop);
     p.nodes.push_back(node);
   }
   if (p.nodes.empty())
@@ -72,14 +82,6 @@ int ResolvedPlatform::hops(int a, int b) const
   const auto& ca = nodes[a].coords;
   const auto& cb = nodes[b].coords;
   return std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2]);
-}
-
-bool ResolvedPlatform::has_host(const std::string& name) const
-{
-  for (auto const& n : nodes)
-    if (n.host == name)
-      return true;
-  return false;
 }
 
 ResolvedPlatform resolve_platform(const std::string& text)

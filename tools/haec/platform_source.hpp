@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,8 @@ struct ResolvedPlatform {
   std::string xml_path;                             // XML platforms
   std::vector<mapping::Node> nodes;                 // xyz order
   std::array<int, 3> dims{1, 1, 1};
+  std::set<std::string> host_properties;            // XML platforms: the haec:* properties some host has
   int hops(int a, int b) const;                     // route length between node indices
-  bool has_host(const std::string& name) const;
 };
 
 // SPEC string, platform.json, or SimGrid XML file. Throws InputError.

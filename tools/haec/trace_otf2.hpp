@@ -1,7 +1,12 @@
 // haec trace import / export (OTF2 through libotf2): see libs/trace/README.md.
 #pragma once
-#include <CLI/CLI.hpp>
+#include <string>
 
 namespace haec::cli {
-void add_otf2_commands(CLI::App& trace);
-}
+
+// A result directory of haec run --events as OTF2 archive OUT/traces.otf2 (trace_otf2_export.cpp).
+int export_run(const std::string& result_dir, const std::string& out);
+// An OTF2 archive as a TI trace: the list OUT and the rank files OUT_files/ (trace_otf2_import.cpp).
+int import_otf2(const std::string& anchor, const std::string& out, const std::string& speed_text);
+
+} // namespace haec::cli

@@ -217,7 +217,10 @@ long long directed_link_count(const PlatformSpec& s)
   return 2 * wires;
 }
 
-void validate(const PlatformSpec& s, const std::string& what)
+namespace {
+
+// Dimensions, the node count and the link count.
+void validate_shape(const PlatformSpec& s, const std::string& what)
 {
   long long total = 1;
   for (int d = 0; d < 3; ++d) {
@@ -237,7 +240,10 @@ void validate(const PlatformSpec& s, const std::string& what)
                      std::to_string(directed_link_count(s)) + " directed links, more than the limit of " +
                          std::to_string(kMaxLinks),
                      "use smaller boards or wireless=aligned");
+}
 
+void validate_links(const PlatformSpec& s, const std::string& what)
+{
   auto names = link_type_names(s.kind);
   if (s.link_types.size() != names.size())
     throw InputError(what, kind_name(s.kind) + " needs link types " + join(names), "give exactly these link types");
@@ -248,7 +254,10 @@ void validate(const PlatformSpec& s, const std::string& what)
                        "use link types " + join(names) + " in this order");
     check_link(s.link_types[i], what);
   }
+}
 
+void validate_cores_and_speeds(const PlatformSpec& s, const std::string& what)
+{
   if (s.node.cores < 1)
     throw InputError(what, "cores=" + std::to_string(s.node.cores) + " is not a positive integer", "use cores >= 1");
   if (s.node.speeds.empty())
@@ -261,39 +270,52 @@ void validate(const PlatformSpec& s, const std::string& what)
     if (i > 0 && v > s.node.speeds[i - 1])
       throw InputError(what, "speeds are not listed fastest first", "sort pstates in decreasing speed, e.g. 2.3Gf/1.2Gf");
   }
-  if (!s.node.wattage_calibration.empty()) {
-    if (s.node.wattage_calibration.size() != s.node.speeds.size())
-      throw InputError(what,
-                       std::to_string(s.node.wattage_calibration.size()) + " wattage_calibration entries for " +
-                           std::to_string(s.node.speeds.size()) + " pstates",
-                       "give one idle:one_core:all_cores entry per speed (preset=taurus sets 12 speeds)");
-    for (auto const& entry : s.node.wattage_calibration) {
-      auto parts = split(entry, ':');
-      bool ok    = parts.size() == 3;
-      for (size_t i = 0; ok && i < parts.size(); ++i)
-        ok = units::parse_number(parts[i], what + " wattage_calibration") >= 0;
-      if (!ok)
-        throw InputError(what, "wattage_calibration entry '" + entry + "' is not idle:one_core:all_cores watts",
-                         "write three non-negative numbers, e.g. 92.75:114.62:174.38");
-    }
+}
+
+// One power entry per pstate, each `fields` non-negative numbers ("idle:one_core:all_cores").
+struct PowerForm {
+  const char* name;    // wattage_calibration, wattage_per_state
+  const char* layout;  // idle:one_core:all_cores
+  size_t min_fields;   // 3, or 2 for wattage_per_state's idle:all_cores
+  const char* count_fix;
+  const char* entry_fix;
+};
+
+void validate_power_entries(const std::vector<std::string>& entries, size_t pstates, const PowerForm& f,
+                            const std::string& what)
+{
+  if (entries.size() != pstates)
+    throw InputError(what,
+                     std::to_string(entries.size()) + " " + f.name + " entries for " + std::to_string(pstates) +
+                         " pstates",
+                     f.count_fix);
+  for (auto const& entry : entries) {
+    auto parts = split(entry, ':');
+    bool ok    = parts.size() == 3 || parts.size() == f.min_fields;
+    for (size_t i = 0; ok && i < parts.size(); ++i)
+      ok = units::parse_number(parts[i], what + " " + f.name) >= 0;
+    if (!ok)
+      throw InputError(what, std::string(f.name) + " entry '" + entry + "' is not " + f.layout + " watts", f.entry_fix);
   }
+}
+
+void validate_power(const PlatformSpec& s, const std::string& what)
+{
+  const size_t pstates = s.node.speeds.size();
+  if (!s.node.wattage_calibration.empty())
+    validate_power_entries(s.node.wattage_calibration, pstates,
+                           {"wattage_calibration", "idle:one_core:all_cores", 3,
+                            "give one idle:one_core:all_cores entry per speed (preset=taurus sets 12 speeds)",
+                            "write three non-negative numbers, e.g. 92.75:114.62:174.38"},
+                           what);
   if (!s.node.wattage_per_state.empty()) {
     if (!s.node.wattage_calibration.empty())
       throw InputError(what, "both wattage_calibration and wattage_per_state", "give one power form");
-    if (s.node.wattage_per_state.size() != s.node.speeds.size())
-      throw InputError(what,
-                       std::to_string(s.node.wattage_per_state.size()) + " wattage_per_state entries for " +
-                           std::to_string(s.node.speeds.size()) + " pstates",
-                       "give one idle:epsilon:all_cores entry per speed");
-    for (auto const& entry : s.node.wattage_per_state) {
-      auto parts = split(entry, ':');
-      bool ok    = parts.size() == 3 || parts.size() == 2;
-      for (size_t i = 0; ok && i < parts.size(); ++i)
-        ok = units::parse_number(parts[i], what + " wattage_per_state") >= 0;
-      if (!ok)
-        throw InputError(what, "wattage_per_state entry '" + entry + "' is not idle:epsilon:all_cores watts",
-                         "write non-negative numbers, e.g. 92.75:109.19:174.38");
-    }
+    validate_power_entries(s.node.wattage_per_state, pstates,
+                           {"wattage_per_state", "idle:epsilon:all_cores", 2,
+                            "give one idle:epsilon:all_cores entry per speed",
+                            "write non-negative numbers, e.g. 92.75:109.19:174.38"},
+                           what);
   }
   if (s.node.sockets < 1 || s.node.cores % s.node.sockets != 0)
     throw InputError(what, "sockets=" + std::to_string(s.node.sockets) + " does not divide cores=" +
@@ -308,6 +330,10 @@ void validate(const PlatformSpec& s, const std::string& what)
   if (!std::isfinite(s.node.wattage_off) || (s.node.wattage_off < 0 && s.node.wattage_off != -1))
     throw InputError(what, "wattage_off " + units::exact(s.node.wattage_off) + " W is negative",
                      "give the watts drawn when off, e.g. 10");
+}
+
+void validate_loopback(const PlatformSpec& s, const std::string& what)
+{
   if (!std::isfinite(s.loopback_bandwidth) || !(s.loopback_bandwidth > 0))
     throw InputError(what, "loopback bandwidth " + units::exact(s.loopback_bandwidth) + " B/s is not positive",
                      "give loopback-bw > 0, e.g. 100GBps");
@@ -315,6 +341,119 @@ void validate(const PlatformSpec& s, const std::string& what)
     throw InputError(what, "loopback latency " + units::exact(s.loopback_latency) + " s is negative or not finite",
                      "give loopback-lat >= 0, e.g. 10ns");
 }
+
+} // namespace
+
+void validate(const PlatformSpec& s, const std::string& what)
+{
+  validate_shape(s, what);
+  validate_links(s, what);
+  validate_cores_and_speeds(s, what);
+  validate_power(s, what);
+  validate_loopback(s, what);
+}
+
+namespace {
+
+// preset=... (only as the first key): a published configuration the other keys may override.
+void apply_preset(PlatformSpec& s, Kind kind, const std::string& value, size_t position, const std::string& spec)
+{
+  if (position != 1)
+    throw InputError(spec, "preset must be the first key", "put preset=" + value + " right after the dimensions");
+  if (kind == Kind::HaecBox && value == "seed004")
+    apply_seed004(s);
+  else if (kind == Kind::Cluster && value == "taurus")
+    apply_taurus(s);
+  else if (kind == Kind::Cluster && value == "taurus-node")
+    apply_taurus_node(s);
+  else
+    throw InputError(spec, "unknown preset '" + value + "'",
+                     kind == Kind::Cluster ? "use preset=taurus or preset=taurus-node" : "use preset=seed004");
+}
+
+int count_value(const std::string& key, const std::string& value, const std::string& spec, const std::string& fix)
+{
+  long long c = units::parse_integer(value, spec + " [" + key + "]");
+  if (c < 1 || c > 1 << 20)
+    throw InputError(spec, key + "=" + value + " is out of range", fix);
+  return static_cast<int>(c);
+}
+
+// <type>-bw, <type>-lat, <type>-ber ("link" names a platform's only link type).
+void apply_link_key(PlatformSpec& s, const std::string& key, const std::string& value, const std::string& what)
+{
+  size_t dash      = key.rfind('-');
+  std::string type = key.substr(0, dash), field = key.substr(dash + 1);
+  LinkType* t      = nullptr;
+  for (auto& lt : s.link_types)
+    if (lt.name == type || (type == "link" && s.link_types.size() == 1))
+      t = &lt;
+  if (field == "bw")
+    t->bandwidth = units::parse_bandwidth(value, what);
+  else if (field == "lat")
+    t->latency = units::parse_time(value, what);
+  else
+    t->ber = parse_ber(value, what);
+}
+
+// The value of one key=value item of a spec; `speed_keys` counts speed= and speeds=.
+void apply_key(PlatformSpec& s, Kind kind, const std::string& key, const std::string& value, size_t position,
+               const std::string& spec, int& speed_keys)
+{
+  const std::string what = spec + " [" + key + "]";
+  if (key == "preset") {
+    apply_preset(s, kind, value, position, spec);
+  } else if (key == "board") {
+    if (value != "torus" && value != "mesh")
+      throw InputError(spec, "board must be torus or mesh, not '" + value + "'", "write board=torus or board=mesh");
+    s.board_torus = value == "torus";
+  } else if (key == "wireless") {
+    if (value != "aligned" && value != "full")
+      throw InputError(spec, "wireless must be aligned or full, not '" + value + "'",
+                       "write wireless=aligned or wireless=full");
+    s.wireless_full = value == "full";
+  } else if (key == "cores") {
+    s.node.cores = count_value(key, value, spec, "use 1 <= cores <= 1048576");
+  } else if (key == "sockets") {
+    s.node.sockets = count_value(key, value, spec, "use sockets >= 1, dividing cores");
+  } else if (key == "socket-w") {
+    s.node.socket_wattage = units::parse_number(value, what);
+  } else if (key == "speed" || key == "speeds") {
+    s.node.speeds.clear();
+    for (auto const& part : key == "speed" ? std::vector<std::string>{value} : split(value, '/'))
+      s.node.speeds.push_back(units::parse_speed(part, what));
+    ++speed_keys;
+  } else if (key == "loopback-bw") {
+    s.loopback_bandwidth = units::parse_bandwidth(value, what);
+  } else if (key == "loopback-lat") {
+    s.loopback_latency = units::parse_time(value, what);
+  } else {
+    apply_link_key(s, key, value, what);
+  }
+}
+
+// key=value with a key of this kind, given once.
+std::pair<std::string, std::string> key_value(const std::string& item, Kind kind, const std::vector<std::string>& valid,
+                                              std::set<std::string>& seen, const std::string& spec)
+{
+  size_t eq = item.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+    throw InputError(spec, "'" + item + "' is not key=value", "write e.g. cores=4 (keys: " + join(valid) + ")");
+  std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+  if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
+    auto all = keys_of(Kind::HaecBox);
+    all.insert(all.end(), kLinkKeys.begin(), kLinkKeys.end());
+    bool known = std::find(all.begin(), all.end(), key) != all.end();
+    throw InputError(spec,
+                     (known ? "key '" + key + "' does not apply to " + kind_name(kind) : "unknown key '" + key + "'"),
+                     "valid keys for " + kind_name(kind) + ": " + join(valid));
+  }
+  if (!seen.insert(key).second)
+    throw InputError(spec, "key '" + key + "' given twice", "give each key once");
+  return {key, value};
+}
+
+} // namespace
 
 PlatformSpec parse_spec(const std::string& spec)
 {
@@ -327,93 +466,17 @@ PlatformSpec parse_spec(const std::string& spec)
   if (!parse_kind(kind_text, kind))
     throw InputError(spec, "unknown platform kind '" + kind_text + "'", std::string("use one of ") + kValidKinds);
 
-  auto items        = split(spec.substr(colon + 1), ',');
-  PlatformSpec s    = defaults(kind);
-  s.dims            = parse_dims(kind, items[0], spec);
-  s.spec_text       = spec;
-  const auto valid  = keys_of(kind);
+  auto items       = split(spec.substr(colon + 1), ',');
+  PlatformSpec s   = defaults(kind);
+  s.dims           = parse_dims(kind, items[0], spec);
+  s.spec_text      = spec;
+  const auto valid = keys_of(kind);
   std::set<std::string> seen;
-  bool speed_given = false, speeds_given = false;
-
+  int speed_keys = 0;
   for (size_t i = 1; i < items.size(); ++i) {
-    const auto& item = items[i];
-    size_t eq        = item.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-      throw InputError(spec, "'" + item + "' is not key=value", "write e.g. cores=4 (keys: " + join(valid) + ")");
-    std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-    if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
-      auto all = keys_of(Kind::HaecBox);
-      all.insert(all.end(), kLinkKeys.begin(), kLinkKeys.end());
-      bool known = std::find(all.begin(), all.end(), key) != all.end();
-      throw InputError(spec,
-                       (known ? "key '" + key + "' does not apply to " + kind_name(kind)
-                              : "unknown key '" + key + "'"),
-                       "valid keys for " + kind_name(kind) + ": " + join(valid));
-    }
-    if (!seen.insert(key).second)
-      throw InputError(spec, "key '" + key + "' given twice", "give each key once");
-    const std::string what = spec + " [" + key + "]";
-
-    if (key == "preset") {
-      if (i != 1)
-        throw InputError(spec, "preset must be the first key", "put preset=" + value + " right after the dimensions");
-      if (kind == Kind::HaecBox && value == "seed004")
-        apply_seed004(s);
-      else if (kind == Kind::Cluster && value == "taurus")
-        apply_taurus(s);
-      else if (kind == Kind::Cluster && value == "taurus-node")
-        apply_taurus_node(s);
-      else
-        throw InputError(spec, "unknown preset '" + value + "'",
-                         kind == Kind::Cluster ? "use preset=taurus or preset=taurus-node" : "use preset=seed004");
-    } else if (key == "board") {
-      if (value != "torus" && value != "mesh")
-        throw InputError(spec, "board must be torus or mesh, not '" + value + "'", "write board=torus or board=mesh");
-      s.board_torus = value == "torus";
-    } else if (key == "wireless") {
-      if (value != "aligned" && value != "full")
-        throw InputError(spec, "wireless must be aligned or full, not '" + value + "'",
-                         "write wireless=aligned or wireless=full");
-      s.wireless_full = value == "full";
-    } else if (key == "cores") {
-      long long c = units::parse_integer(value, what);
-      if (c < 1 || c > 1 << 20)
-        throw InputError(spec, "cores=" + value + " is out of range", "use 1 <= cores <= 1048576");
-      s.node.cores = static_cast<int>(c);
-    } else if (key == "sockets") {
-      long long c = units::parse_integer(value, what);
-      if (c < 1 || c > 1 << 20)
-        throw InputError(spec, "sockets=" + value + " is out of range", "use sockets >= 1, dividing cores");
-      s.node.sockets = static_cast<int>(c);
-    } else if (key == "socket-w") {
-      s.node.socket_wattage = units::parse_number(value, what);
-    } else if (key == "speed") {
-      s.node.speeds = {units::parse_speed(value, what)};
-      speed_given   = true;
-    } else if (key == "speeds") {
-      s.node.speeds.clear();
-      for (auto const& part : split(value, '/'))
-        s.node.speeds.push_back(units::parse_speed(part, what));
-      speeds_given = true;
-    } else if (key == "loopback-bw") {
-      s.loopback_bandwidth = units::parse_bandwidth(value, what);
-    } else if (key == "loopback-lat") {
-      s.loopback_latency = units::parse_time(value, what);
-    } else { // <type>-bw|lat|ber
-      size_t dash      = key.rfind('-');
-      std::string type = key.substr(0, dash), field = key.substr(dash + 1);
-      LinkType* t      = nullptr;
-      for (auto& lt : s.link_types)
-        if (lt.name == type || (type == "link" && s.link_types.size() == 1))
-          t = &lt;
-      if (field == "bw")
-        t->bandwidth = units::parse_bandwidth(value, what);
-      else if (field == "lat")
-        t->latency = units::parse_time(value, what);
-      else
-        t->ber = parse_ber(value, what);
-    }
-    if (speed_given && speeds_given)
+    auto [key, value] = key_value(items[i], kind, valid, seen, spec);
+    apply_key(s, kind, key, value, i, spec, speed_keys);
+    if (speed_keys > 1)
       throw InputError(spec, "both speed= and speeds= given", "use speed= for one pstate or speeds= for several");
   }
   validate(s, spec);
@@ -504,51 +567,56 @@ struct Reader {
 
 } // namespace
 
-PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
-{
-  Reader r{what};
-  if (!j.is_object())
-    throw InputError(what, "is not a JSON object", "regenerate the file with `haec platform`");
-  if (r.text(j, "format") != "haec-platform")
-    throw InputError(what, "field 'format' is not \"haec-platform\"", "give a platform.json written by `haec platform`");
-  if (r.integer(r.get(j, "", "version"), "version") != 1)
-    throw InputError(what, "unsupported version", "this build reads version 1; regenerate the file");
+namespace {
 
+Kind read_kind(const Reader& r, const nlohmann::json& j)
+{
+  if (!j.is_object())
+    throw InputError(r.what, "is not a JSON object", "regenerate the file with `haec platform`");
+  if (r.text(j, "format") != "haec-platform")
+    throw InputError(r.what, "field 'format' is not \"haec-platform\"", "give a platform.json written by `haec platform`");
+  if (r.integer(r.get(j, "", "version"), "version") != 1)
+    throw InputError(r.what, "unsupported version", "this build reads version 1; regenerate the file");
   Kind kind;
   std::string kind_text = r.text(j, "kind");
   if (!parse_kind(kind_text, kind))
-    throw InputError(what, "unknown platform kind '" + kind_text + "'", std::string("use one of ") + kValidKinds);
+    throw InputError(r.what, "unknown platform kind '" + kind_text + "'", std::string("use one of ") + kValidKinds);
   std::vector<std::string> top = {"format", "version", "kind", "dims", "links", "node", "loopback", "spec"};
   if (kind == Kind::HaecBox) {
     top.push_back("board");
     top.push_back("wireless");
   }
   r.only(j, "", top);
+  return kind;
+}
 
-  PlatformSpec s = defaults(kind);
+void read_shape(const Reader& r, const nlohmann::json& j, PlatformSpec& s)
+{
   auto const& dims = r.get(j, "", "dims");
   if (!dims.is_array() || dims.size() != 3)
-    throw InputError(what, "field 'dims' is not an array of 3 integers", "write e.g. [4, 4, 4]");
+    throw InputError(r.what, "field 'dims' is not an array of 3 integers", "write e.g. [4, 4, 4]");
   for (int d = 0; d < 3; ++d) {
     long long v = r.integer(dims[d], "dims[" + std::to_string(d) + "]");
     if (v < 1 || v > kMaxNodes)
-      throw InputError(what, "dimension " + std::to_string(v) + " is not a positive integer <= " + std::to_string(kMaxNodes),
+      throw InputError(r.what, "dimension " + std::to_string(v) + " is not a positive integer <= " + std::to_string(kMaxNodes),
                        "use dimensions >= 1");
     s.dims[d] = static_cast<int>(v);
   }
-  if (kind == Kind::HaecBox) {
-    std::string board = r.text(j, "board"), wireless = r.text(j, "wireless");
-    if (board != "torus" && board != "mesh")
-      throw InputError(what, "board must be \"torus\" or \"mesh\", not '" + board + "'", "fix field 'board'");
-    if (wireless != "aligned" && wireless != "full")
-      throw InputError(what, "wireless must be \"aligned\" or \"full\", not '" + wireless + "'", "fix field 'wireless'");
-    s.board_torus   = board == "torus";
-    s.wireless_full = wireless == "full";
-  }
+  if (s.kind != Kind::HaecBox)
+    return;
+  std::string board = r.text(j, "board"), wireless = r.text(j, "wireless");
+  if (board != "torus" && board != "mesh")
+    throw InputError(r.what, "board must be \"torus\" or \"mesh\", not '" + board + "'", "fix field 'board'");
+  if (wireless != "aligned" && wireless != "full")
+    throw InputError(r.what, "wireless must be \"aligned\" or \"full\", not '" + wireless + "'", "fix field 'wireless'");
+  s.board_torus   = board == "torus";
+  s.wireless_full = wireless == "full";
+}
 
+void read_links(const Reader& r, const nlohmann::json& j, PlatformSpec& s)
+{
   auto const& links = r.object(j, "", "links");
-  auto names        = link_type_names(kind);
-  r.only(links, "links.", names);
+  r.only(links, "links.", link_type_names(s.kind));
   for (auto& t : s.link_types) {
     std::string where = "links." + t.name + ".";
     auto const& lt    = r.object(links, "links.", t.name);
@@ -557,48 +625,34 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
     t.latency   = r.number(lt, where, "latency_s");
     t.ber       = r.number(lt, where, "ber");
   }
+}
 
-  auto const& node = r.object(j, "", "node");
-  r.only(node, "node.",
-         {"cores", "speeds_flops", "wattage_calibration", "wattage_per_state", "wattage_off", "sockets", "socket_wattage"});
-  long long cores = r.integer(r.get(node, "node.", "cores"), "node.cores");
-  if (cores < 1 || cores > 1 << 20)
-    throw InputError(what, "node.cores=" + std::to_string(cores) + " is out of range", "use 1 <= cores <= 1048576");
-  s.node.cores      = static_cast<int>(cores);
-  auto const& speeds = r.get(node, "node.", "speeds_flops");
-  if (!speeds.is_array())
-    throw InputError(what, "field 'node.speeds_flops' is not an array", "write e.g. [2.3e9, 1.2e9]");
-  s.node.speeds.clear();
-  for (auto const& v : speeds) {
-    if (!v.is_number())
-      throw InputError(what, "field 'node.speeds_flops' holds a non-number", "write flop/s values such as 2.3e9");
-    s.node.speeds.push_back(v.get<double>());
+// node.wattage_calibration or node.wattage_per_state: an array of "a:b:c" strings.
+void read_power_entries(const Reader& r, const nlohmann::json& node, const std::string& name, const char* example,
+                        const char* layout, std::vector<std::string>& out)
+{
+  if (!node.contains(name))
+    return;
+  auto const& w = node.at(name);
+  if (!w.is_array())
+    throw InputError(r.what, "field 'node." + name + "' is not an array", std::string("write e.g. [\"") + example + "\"]");
+  for (auto const& e : w) {
+    if (!e.is_string())
+      throw InputError(r.what, "field 'node." + name + "' holds a non-string", std::string("write \"") + layout + "\" strings");
+    out.push_back(e.get<std::string>());
   }
-  if (node.contains("wattage_calibration")) {
-    auto const& w = node.at("wattage_calibration");
-    if (!w.is_array())
-      throw InputError(what, "field 'node.wattage_calibration' is not an array", "write e.g. [\"92.75:114.62:174.38\"]");
-    for (auto const& e : w) {
-      if (!e.is_string())
-        throw InputError(what, "field 'node.wattage_calibration' holds a non-string",
-                         "write \"idle:one_core:all_cores\" strings");
-      s.node.wattage_calibration.push_back(e.get<std::string>());
-    }
-  }
-  if (node.contains("wattage_per_state")) {
-    auto const& w = node.at("wattage_per_state");
-    if (!w.is_array())
-      throw InputError(what, "field 'node.wattage_per_state' is not an array", "write e.g. [\"92.75:109.19:174.38\"]");
-    for (auto const& e : w) {
-      if (!e.is_string())
-        throw InputError(what, "field 'node.wattage_per_state' holds a non-string", "write \"idle:epsilon:all_cores\" strings");
-      s.node.wattage_per_state.push_back(e.get<std::string>());
-    }
-  }
+}
+
+void read_node_power(const Reader& r, const nlohmann::json& node, PlatformSpec& s)
+{
+  read_power_entries(r, node, "wattage_calibration", "92.75:114.62:174.38", "idle:one_core:all_cores",
+                     s.node.wattage_calibration);
+  read_power_entries(r, node, "wattage_per_state", "92.75:109.19:174.38", "idle:epsilon:all_cores",
+                     s.node.wattage_per_state);
   if (node.contains("sockets")) {
     long long sockets = r.integer(r.get(node, "node.", "sockets"), "node.sockets");
     if (sockets < 1 || sockets > 1 << 20)
-      throw InputError(what, "node.sockets=" + std::to_string(sockets) + " is out of range", "use sockets >= 1");
+      throw InputError(r.what, "node.sockets=" + std::to_string(sockets) + " is out of range", "use sockets >= 1");
     s.node.sockets = static_cast<int>(sockets);
   }
   if (node.contains("socket_wattage"))
@@ -606,15 +660,45 @@ PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
   if (node.contains("wattage_off")) {
     s.node.wattage_off = r.number(node, "node.", "wattage_off");
     if (s.node.wattage_off < 0)
-      throw InputError(what, "field 'node.wattage_off' is negative", "give the watts drawn when off, e.g. 10");
+      throw InputError(r.what, "field 'node.wattage_off' is negative", "give the watts drawn when off, e.g. 10");
   }
+}
 
+void read_node(const Reader& r, const nlohmann::json& j, PlatformSpec& s)
+{
+  auto const& node = r.object(j, "", "node");
+  r.only(node, "node.",
+         {"cores", "speeds_flops", "wattage_calibration", "wattage_per_state", "wattage_off", "sockets", "socket_wattage"});
+  long long cores = r.integer(r.get(node, "node.", "cores"), "node.cores");
+  if (cores < 1 || cores > 1 << 20)
+    throw InputError(r.what, "node.cores=" + std::to_string(cores) + " is out of range", "use 1 <= cores <= 1048576");
+  s.node.cores       = static_cast<int>(cores);
+  auto const& speeds = r.get(node, "node.", "speeds_flops");
+  if (!speeds.is_array())
+    throw InputError(r.what, "field 'node.speeds_flops' is not an array", "write e.g. [2.3e9, 1.2e9]");
+  s.node.speeds.clear();
+  for (auto const& v : speeds) {
+    if (!v.is_number())
+      throw InputError(r.what, "field 'node.speeds_flops' holds a non-number", "write flop/s values such as 2.3e9");
+    s.node.speeds.push_back(v.get<double>());
+  }
+  read_node_power(r, node, s);
+}
+
+} // namespace
+
+PlatformSpec from_json(const nlohmann::json& j, const std::string& what)
+{
+  Reader r{what};
+  PlatformSpec s = defaults(read_kind(r, j));
+  read_shape(r, j, s);
+  read_links(r, j, s);
+  read_node(r, j, s);
   auto const& lo = r.object(j, "", "loopback");
   r.only(lo, "loopback.", {"bandwidth_Bps", "latency_s"});
   s.loopback_bandwidth = r.number(lo, "loopback.", "bandwidth_Bps");
   s.loopback_latency   = r.number(lo, "loopback.", "latency_s");
   s.spec_text          = j.contains("spec") ? r.text(j, "spec") : what;
-
   validate(s, what);
   return s;
 }

@@ -65,6 +65,9 @@ struct GovernorParams {
 // Applies "key=value,key=value" (keys as the fields above, '-' or '_'; booleans 0/1/true/false).
 // Throws haec::InputError naming `what` for an unknown key or a non-numeric value.
 void apply_params(GovernorParams& params, const std::string& text, const std::string& what);
+// Throws haec::InputError naming `what` for a value outside its range (period <= 0, thresholds
+// outside (0,1], negative delays...); the pstate range is checked against a host by make_governor.
+void check_params(const GovernorParams& params, const std::string& what);
 
 class Governor {
 public:
@@ -83,7 +86,6 @@ public:
   virtual void on_task_end(const TaskObservation& /*observation*/) {}
   virtual Plan on_iteration(const IterationStats& /*stats*/) { return {}; }
   void on_pstate_changed(int pstate) { current_ = pstate; }
-  int current_pstate() const { return current_; }
 
 protected:
   static Plan set(int pstate) { return Plan{pstate, 0, -1}; }

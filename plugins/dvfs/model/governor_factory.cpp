@@ -35,16 +35,9 @@ std::string joined_names()
   return s;
 }
 
-bool parse_bool(const std::string& v, const std::string& what)
-{
-  if (v == "1" || v == "true" || v == "yes")
-    return true;
-  if (v == "0" || v == "false" || v == "no")
-    return false;
-  throw InputError(what, "'" + v + "' is not a boolean", "give 0, 1, true or false");
-}
+} // namespace
 
-void validate(const GovernorParams& p, const std::string& what)
+void check_params(const GovernorParams& p, const std::string& what)
 {
   auto fraction = [&](double v, const char* name) {
     if (!(v > 0 && v <= 1))
@@ -76,13 +69,9 @@ void validate(const GovernorParams& p, const std::string& what)
     throw InputError(what, "mix margin " + units::exact(p.mix_margin) + " is not below 1", "give e.g. 0.03");
 }
 
-} // namespace
-
 void apply_params(GovernorParams& p, const std::string& text, const std::string& what)
 {
-  const std::string fix = "give key=value,... with keys period, up_threshold, down_threshold, min_pstate, "
-                          "max_pstate, t_copy, adagio_factor, rho, overlay, lagrange_thesis, mix_margin, "
-                          "mix_margin_s, mix_step, switch_latency, switch_energy";
+  const std::string fix = "give key=value,... (the keys: plugins/dvfs/README.md)";
   for (auto const& item : text::split(text, ',')) {
     const std::string kv = text::trim(item);
     if (kv.empty())
@@ -120,7 +109,7 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
     else if (key == "overlay")
       p.overlay = num();
     else if (key == "lagrange_thesis")
-      p.lagrange_thesis = parse_bool(value, w);
+      p.lagrange_thesis = units::parse_bool(value, w);
     else if (key == "mix_margin")
       p.mix_margin = num();
     else if (key == "mix_margin_s")
@@ -142,7 +131,7 @@ std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorP
   const auto& names = governor_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
     throw InputError(what, "unknown governor '" + name + "'", "use one of " + joined_names());
-  validate(params, what);
+  check_params(params, what);
   HostModel h = host;
   if (params.min_pstate >= 0)
     h.min_pstate = params.min_pstate;

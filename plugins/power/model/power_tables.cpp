@@ -1,31 +1,12 @@
 #include "power_tables.hpp"
+#include "units.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <sstream>
 #include <tuple>
 
 namespace haec::power {
-namespace {
-
-// Shortest text that reads back to the same double ("100", "0.1", "1e-05"); to_chars is fast
-// enough for power.csv's hundreds of thousands of rows.
-std::string exact(double value)
-{
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, r.ptr);
-}
-
-// The same, never in scientific notation (byte counts).
-std::string fixed(double value)
-{
-  char buf[400];
-  auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
-  return std::string(buf, r.ptr);
-}
-
-} // namespace
+using units::exact;
 
 std::string hosts_csv(const std::vector<HostRow>& rows, double makespan_s)
 {
@@ -54,7 +35,7 @@ std::string links_csv(const std::vector<LinkRow>& rows)
   std::ostringstream out;
   out << "link,type,bytes,energy_j,payload_bytes,off_s\n";
   for (auto const& r : rows)
-    out << r.link << ',' << r.type << ',' << fixed(r.bytes) << ',' << exact(r.energy_j) << ',' << fixed(r.payload)
+    out << r.link << ',' << r.type << ',' << units::exact_fixed(r.bytes) << ',' << exact(r.energy_j) << ',' << units::exact_fixed(r.payload)
         << ',' << exact(r.off_s) << '\n';
   return out.str();
 }

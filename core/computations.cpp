@@ -1,0 +1,54 @@
+// Computations: SimGrid's Exec::on_start and Activity::on_completion, connected only when a
+// subscriber wants them, published as ComputationStarted / ComputationEnded. The core keeps the
+// executions it announced, so a completion costs one lookup however many plugins listen
+// (Activity::on_completion fires for every activity, transfers included).
+#include "core_parts.hpp"
+#include "run.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <unordered_set>
+
+namespace sg4 = simgrid::s4u;
+
+namespace haec::core::parts {
+namespace {
+
+// Every computation reaches it: a global, not a function-local static.
+std::unordered_set<const sg4::Activity*> started_set;
+
+std::unordered_set<const sg4::Activity*>& started()
+{
+  return started_set;
+}
+
+void on_start(const sg4::Exec& exec)
+{
+  const long pid = sg4::Actor::self() != nullptr ? sg4::this_actor::get_pid() : -1;
+  started().insert(&exec);
+  bus().computation_started.publish(ComputationStarted{exec, pid, sg4::Engine::get_clock()});
+}
+
+void on_completion(const sg4::Activity& activity)
+{
+  auto it = started().find(&activity);
+  if (it == started().end())
+    return;
+  started().erase(it);
+  // The signal comes when the actor sees the end (wait/test): right away under SMPI; the kernel's
+  // finish time is exact when it is known.
+  const double end = activity.get_finish_time() >= 0 ? activity.get_finish_time() : sg4::Engine::get_clock();
+  bus().computation_ended.publish(ComputationEnded{activity, end});
+}
+
+} // namespace
+
+void connect_computations()
+{
+  if (bus().computation_started.empty() && bus().computation_ended.empty())
+    return;
+  sg4::Exec::on_start_cb(on_start);
+  sg4::Activity::on_completion_cb(on_completion);
+}
+
+} // namespace haec::core::parts

@@ -1,0 +1,36 @@
+// How the core's own parts (this folder) reach each other; plugins use run.hpp only.
+#pragma once
+#include "results.hpp"
+#include "run_description.hpp"
+#include "run_record.hpp"
+
+#include <optional>
+#include <string>
+
+namespace haec::platform {
+class Topology;
+}
+
+namespace haec::core::parts {
+
+RunRecord& run_record();
+const std::optional<RunDescription>& run_description();
+const platform::Topology* loaded_topology(); // platform_loader.cpp: nullptr for XML platforms
+
+// Started by run_context.cpp once the settings are validated: before the plugins...
+void start_calls(); // mpi_calls.cpp: regions, events.csv, iteration boundaries
+// ... and after them, when their subscriptions are known.
+void connect_computations(); // computations.cpp
+void connect_transfers();    // transfers.cpp
+void connect_iterations();   // mpi_calls.cpp
+
+// At the end of a recording run (run_end.cpp collects, checks and writes).
+void add_call_results(Results& results);     // mpi_calls.cpp
+void add_transfer_results(Results& results); // transfers.cpp: the network check
+void add_replay_results(Results& results);   // replay_actions.cpp: replay's message check
+// Trace replay: the calling rank enters an action ("MPI_Isend@trace:3:5"); it leaves it through
+// haec_suite_mpi_exit() as a PMPI call does.
+void enter_named_site(const std::string& text); // mpi_calls.cpp
+bool replaying();                            // replay_actions.cpp: a trace is being replayed
+
+} // namespace haec::core::parts

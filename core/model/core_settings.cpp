@@ -1,0 +1,92 @@
+#include "core_settings.hpp"
+#include "balance_settings.hpp"
+#include "dvfs_settings.hpp"
+#include "iteration_modes.hpp"
+#include "link_settings.hpp"
+#include "power_settings.hpp"
+
+namespace haec::core {
+namespace {
+
+using settings::Need;
+using settings::Setting;
+
+Setting reserved(const char* key, const char* description, const char* fallback, const char* option)
+{
+  Setting s{key, description, fallback};
+  s.option   = option;
+  s.reserved = true;
+  return s;
+}
+
+// A switch for an extra result file: needs haec/out.
+Setting output_switch(const char* key, const char* description, const char* option)
+{
+  Setting s = reserved(key, description, "no", option);
+  s.check   = settings::check_bool;
+  s.needs   = {Need{"haec/out", {}}};
+  return s;
+}
+
+void check_iterations(const std::string& value, const std::string& what)
+{
+  iterations::parse_iteration_mode(value, what);
+}
+
+} // namespace
+
+std::vector<Setting> core_settings_rows()
+{
+  Setting iterations = reserved("haec/iterations",
+                                "Iteration boundaries: auto (repeating call sites), marker (MPI_Iteration_in), "
+                                "site:SITE (each call of that call site), every:K:MPI_Function (every K-th call of it)",
+                                "auto", "--iterations");
+  iterations.check = check_iterations;
+  iterations.needs = {Need{"haec/dvfs/governor", {}}, Need{"haec/balance/strategy", {}}};
+  Setting run = reserved("haec/run",
+                         "Run description written by haec run (platform, mode, mapping): summary.json carries it, "
+                         "with the mapping's metrics",
+                         "", "");
+  run.needs = {Need{"haec/out", {}}};
+  return {reserved("haec/out", "Directory receiving summary.json and the CSV tables (empty: none)", "", "--out"),
+          output_switch("haec/messages", "Also write messages.csv, one line per network transfer", "--messages"),
+          output_switch("haec/events",
+                        "Write events.csv: every MPI call's entry and exit per rank, with simulated times (PMPI layer "
+                        "or trace replay; for OTF2 export)",
+                        "--events"),
+          reserved("haec/platform",
+                   "Platform description (platform.json from `haec platform`) built when -platform is this library",
+                   "", "--platform"),
+          run,
+          iterations,
+          Setting{"haec/replay/reader",
+                  "Trace reader of a replay: haec (the same actions as SimGrid's reader, read faster; "
+                  "core/replay_runner.cpp) or simgrid (SimGrid's own)",
+                  "haec", settings::one_of({"haec", "simgrid"}, "trace reader")},
+          Setting{"haec/link/smpi-envelope",
+                  "Bytes SMPI adds to every MPI message on the network (removed before the link model and from "
+                  "the recorded payloads)",
+                  "16", settings::check_integer}};
+}
+
+const settings::Table& settings_table()
+{
+  static const settings::Table table = [] {
+    std::vector<Setting> rows = core_settings_rows();
+    for (auto part : {link::settings_rows(), power::settings_rows(), dvfs::settings_rows(), balance::settings_rows()})
+      rows.insert(rows.end(), part.begin(), part.end());
+    return settings::Table(std::move(rows));
+  }();
+  return table;
+}
+
+void validate_settings(const settings::Values& values)
+{
+  settings_table().validate(values);
+  link::link_config(values);
+  power::power_config(values);
+  dvfs::dvfs_config(values);
+  balance::balance_config(values);
+}
+
+} // namespace haec::core

@@ -1,0 +1,48 @@
+// What `haec run` knows and the simulator does not: the platform as the user named it, the run's
+// mode and program or trace, and the rank placement. The CLI writes it as run.json into the
+// result directory (--cfg=haec/run:FILE); the core reads it, puts it into summary.json and
+// computes the mapping's metrics there, so summary.json has one writer. Pure C++.
+#pragma once
+#include "mapping.hpp"
+#include "results.hpp"
+#include "run_record.hpp"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace haec::core {
+
+struct RunDescription {
+  std::string platform;         // as given to haec run
+  int ranks = 0;
+  std::string mode;             // "emulation" or "replay"
+  std::string program, trace;   // one of them, as given
+  std::string simgrid_library = "debian"; // "debian" or "patched: <lib dir>" (haec run --simgrid)
+  std::string strategy;         // the mapping (mapping.txt's first line)
+  std::optional<uint64_t> seed; // random mappings
+  std::string traffic_file;     // --traffic as given ("": none)
+  std::optional<mapping::CommMatrix> traffic; // its matrix, read by haec run: the metrics use it
+  std::vector<int> placement;   // rank -> node index (the platform's xyz order)
+  std::map<int, std::array<int, 3>> coords; // node index -> coordinates, for the nodes used
+};
+
+std::string to_json_text(const RunDescription& d);
+// Throws haec::InputError naming `path` when the file is not a run description.
+RunDescription read_run_description(const std::string& path);
+
+// The matrix the metrics are computed from: the --traffic matrix when given, else the run's own
+// logical messages (nullopt when they were not observed).
+std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const RunRecord& record,
+                                                  bool messages_observed);
+// `hops` between node indices; nullptr: the Manhattan distance of their coordinates.
+mapping::Metrics mapping_metrics(const RunDescription& d, const mapping::CommMatrix& matrix,
+                                 const std::function<int(int, int)>& hops);
+// summary.json's platform, ranks, mode, program or trace, and mapping (with metrics when given).
+void add_run_description(Results& results, const RunDescription& d, const std::optional<mapping::Metrics>& metrics);
+
+} // namespace haec::core

@@ -1,0 +1,48 @@
+// Names of MPI call sites and of the code regions between them, as the PMPI layer reports them.
+// Each SMPI rank runs its own copy of the binary (dlopen privatization), so a call site is
+// (object, offset inside it), never a raw address: every rank then names a site alike.
+// Pure C++: no SimGrid include.
+//
+//   call site  "MPI_Send@lu_like+0x1a2b"       (function, object base name, offset of the return address)
+//   region     "MPI_Irecv@lu_like+0x11c9>MPI_Waitall@lu_like+0x1302"   the code between two calls
+//   open region "MPI_Irecv@lu_like+0x11c9>*"   a computation the application starts itself
+//              between two calls (smpi_execute_flops, SMPI_SAMPLE), before the next call is known
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace haec::core {
+
+// The base name of the object a call site lies in, with SMPI's per-rank copy suffix removed:
+// "/tmp/lu_like_4242_7.so" -> "lu_like" when `pid` is 4242 (smpi_global.cpp names the copies
+// <base>_<pid>_<rank>.so); any other path -> its base name.
+std::string object_name(const std::string& path, long pid);
+
+std::string call_site_text(const std::string& function, const std::string& object, uint64_t offset);
+
+constexpr uint32_t kNoSite = UINT32_MAX; // before the first MPI call: "start"
+
+// Interns call sites and regions as small integers, so per-computation bookkeeping is cheap.
+class SiteTable {
+public:
+  uint32_t site(const std::string& text);
+  const std::string& site_text(uint32_t id) const; // "start" for kNoSite
+  // The region between `from` (kNoSite: program start) and `to` (kNoSite: open end).
+  uint32_t region(uint32_t from, uint32_t to);
+  const std::string& region_text(uint32_t id) const { return regions_.at(id).text; }
+  size_t region_count() const { return regions_.size(); }
+
+private:
+  struct Region {
+    uint32_t from, to;
+    std::string text;
+  };
+  std::vector<std::string> sites_;
+  std::unordered_map<std::string, uint32_t> site_ids_;
+  std::vector<Region> regions_;
+  std::unordered_map<uint64_t, uint32_t> region_ids_; // (from << 32 | to) -> id
+};
+
+} // namespace haec::core

@@ -1,0 +1,334 @@
+// The PMPI layer's entry points (haec_suite_mpi_enter/exit, _logical_message, _polling: the
+// extern "C" ABI of libhaec_pmpi) and what the core derives from the calls: each rank's position
+// between calls, hence the code region of each computation (regions.csv), the call log
+// (events.csv), iteration boundaries (haec/iterations) and which ranks reached MPI_Finalize.
+// Power workload profiles and DVFS task keys are named by these regions and sites.
+#include "checks.hpp"
+#include "core_parts.hpp"
+#include "iteration_modes.hpp"
+#include "run.hpp"
+#include "site_table.hpp"
+#include "units.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+namespace sg4 = simgrid::s4u;
+
+namespace haec::core {
+namespace {
+
+struct Position {
+  uint32_t last_site = kNoSite; // the call the rank last left (kNoSite: none yet)
+  uint32_t in_site   = kNoSite; // the call it is inside, kNoSite when outside
+};
+
+struct RegionStats {
+  uint64_t computations = 0;
+  double flops = 0, seconds = 0;
+};
+
+struct Event { // haec/events
+  double time;
+  long pid;
+  uint32_t site;
+  bool enter;
+};
+
+struct RankIterations {
+  std::unique_ptr<iterations::IterationSplitter> splitter;
+  long iteration = 0;
+};
+
+struct Calls {
+  SiteTable table;
+  std::unordered_map<const void*, uint32_t> site_of_address; // per rank copy: raw return address -> site
+  std::vector<Position> positions;                           // by actor pid
+  bool reporting = false;
+  bool events_on = false;
+  std::unordered_map<const sg4::Activity*, uint32_t> running; // exec -> region
+  std::vector<RegionStats> stats;                             // by region id
+  std::vector<Event> events;
+  std::unordered_map<long, size_t> last_event;                  // pid -> its last event
+  std::unordered_map<const sg4::Activity*, size_t> entry_burst; // exec -> the entry it delays
+  std::set<int> finalized; // ranks that entered MPI_Finalize
+  // iteration boundaries, when a plugin subscribed to them
+  bool iterations_on = false;
+  iterations::IterationMode mode;
+  std::vector<RankIterations> ranks; // by pid
+};
+
+// A global, not a function-local static: every MPI call reaches it (no guard to test each time).
+Calls the_calls;
+
+Calls& calls()
+{
+  return the_calls;
+}
+
+Position& position(long pid)
+{
+  auto& v = calls().positions;
+  if (pid >= static_cast<long>(v.size()))
+    v.resize(static_cast<size_t>(pid) + 1);
+  return v[static_cast<size_t>(pid)];
+}
+
+uint32_t intern(const char* function, const void* caller)
+{
+  Calls& c = calls();
+  auto it  = c.site_of_address.find(caller);
+  if (it != c.site_of_address.end())
+    return it->second;
+  Dl_info info{};
+  std::string object = "?";
+  uint64_t offset    = reinterpret_cast<uintptr_t>(caller);
+  if (dladdr(caller, &info) != 0 && info.dli_fname != nullptr) {
+    object = object_name(info.dli_fname, static_cast<long>(getpid()));
+    offset = reinterpret_cast<uintptr_t>(caller) - reinterpret_cast<uintptr_t>(info.dli_fbase);
+  }
+  uint32_t id = c.table.site(call_site_text(function, object, offset));
+  c.site_of_address.emplace(caller, id);
+  return id;
+}
+
+// A boundary of the calling rank's iterations, published before the call itself.
+void track_iteration(long pid, uint32_t site, double now)
+{
+  Calls& c = calls();
+  if (pid >= static_cast<long>(c.ranks.size()))
+    c.ranks.resize(static_cast<size_t>(pid) + 1);
+  RankIterations& r = c.ranks[static_cast<size_t>(pid)];
+  if (!r.splitter)
+    r.splitter = std::make_unique<iterations::IterationSplitter>(c.mode);
+  if (r.splitter->boundary(c.table.site_text(site), site))
+    bus().iteration_boundaries.publish(IterationBoundary{pid, site, ++r.iteration, now});
+}
+
+void entered(uint32_t site)
+{
+  Calls& c       = calls();
+  c.reporting    = true;
+  const long pid = sg4::this_actor::get_pid();
+  position(pid).in_site = site;
+  if (c.iterations_on || !bus().mpi_calls.empty()) {
+    const double now = sg4::Engine::get_clock();
+    if (c.iterations_on)
+      track_iteration(pid, site, now);
+    bus().mpi_calls.publish(MpiCall{pid, site, true, now});
+  }
+}
+
+void on_computation_started(const ComputationStarted& e)
+{
+  Calls& c = calls();
+  if (!c.reporting || e.exec.get_host_number() != 1)
+    return;
+  uint32_t region = current_region();
+  if (region == kNoRegion)
+    return;
+  if (region >= c.stats.size())
+    c.stats.resize(region + 1);
+  c.stats[region].computations++;
+  c.stats[region].flops += e.exec.get_cost();
+  c.running[&e.exec] = region;
+}
+
+void on_computation_ended(const ComputationEnded& e)
+{
+  Calls& c = calls();
+  auto it  = c.running.find(&e.exec);
+  if (it == c.running.end())
+    return;
+  c.stats[it->second].seconds += e.end - e.exec.get_start_time();
+  c.running.erase(it);
+}
+
+// events.csv: time,rank,event,site (event enter|exit; site as in regions.csv), in simulated order.
+std::string events_csv()
+{
+  Calls& c = calls();
+  std::stable_sort(c.events.begin(), c.events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
+  std::string out = "time,rank,event,site\n";
+  for (auto const& e : c.events)
+    out += units::exact(e.time) + "," + std::to_string(rank_of(e.pid)) + (e.enter ? ",enter," : ",exit,") +
+           c.table.site_text(e.site) + "\n";
+  return out;
+}
+
+std::string regions_csv()
+{
+  Calls& c = calls();
+  std::ostringstream out;
+  out << "region,computations,flops,seconds\n";
+  for (size_t r = 0; r < c.stats.size(); ++r) {
+    if (c.stats[r].computations == 0)
+      continue;
+    out << '"' << c.table.region_text(static_cast<uint32_t>(r)) << "\"," << c.stats[r].computations << ','
+        << units::exact(c.stats[r].flops) << ',' << units::exact(c.stats[r].seconds) << '\n';
+  }
+  return out.str();
+}
+
+void record_event(const MpiCall& call)
+{
+  Calls& c = calls();
+  rank_of(call.pid); // while the actor lives
+  c.events.push_back({call.time, call.pid, call.site, call.enter});
+  c.last_event[call.pid] = c.events.size() - 1;
+}
+
+// In emulation SMPI charges the application's computation since the previous call when the next
+// call starts (its benchmark), i.e. after that call's entry was reported; replay computes first,
+// then enters the action. An entry's time in events.csv is therefore the end of the computation
+// that runs right after it, so that both modes read alike and compute time is not MPI time.
+void follow_entry_bursts()
+{
+  bus().computation_started.subscribe([](const ComputationStarted& e) {
+    Calls& c = calls();
+    if (e.pid < 0 || e.exec.get_name() != "computation")
+      return;
+    auto it = c.last_event.find(e.pid);
+    if (it != c.last_event.end() && c.events[it->second].enter)
+      c.entry_burst[&e.exec] = it->second;
+  });
+  bus().computation_ended.subscribe([](const ComputationEnded& e) {
+    Calls& c = calls();
+    auto it  = c.entry_burst.find(&e.exec);
+    if (it == c.entry_burst.end())
+      return;
+    c.events[it->second].time = e.end;
+    c.entry_burst.erase(it);
+  });
+}
+
+} // namespace
+
+namespace parts {
+
+void start_calls()
+{
+  Calls& c = calls();
+  if (recording()) {
+    bus().computation_started.subscribe(on_computation_started);
+    bus().computation_ended.subscribe(on_computation_ended);
+  }
+  c.events_on = settings().boolean("haec/events");
+  if (c.events_on) {
+    bus().mpi_calls.subscribe(record_event);
+    follow_entry_bursts();
+  }
+  // Which ranks reach MPI_Finalize (ranks_finalized check): one lookup per call, recording only.
+  if (recording())
+    bus().mpi_calls.subscribe([](const MpiCall& call) {
+      if (call.enter && calls().table.site_text(call.site).rfind("MPI_Finalize@", 0) == 0)
+        calls().finalized.insert(rank_of(call.pid));
+    });
+}
+
+void connect_iterations()
+{
+  Calls& c = calls();
+  if (bus().iteration_boundaries.empty())
+    return;
+  c.iterations_on = true;
+  c.mode          = iterations::parse_iteration_mode(settings().text("haec/iterations"), "haec/iterations");
+}
+
+void add_call_results(Results& results)
+{
+  Calls& c = calls();
+  if (!c.reporting) {
+    results.add_check(not_checked("ranks_finalized",
+                                  "MPI calls were not reported (a program built without the PMPI layer: haec cc)"));
+    return;
+  }
+  results.add_file("regions.csv", regions_csv());
+  if (c.events_on)
+    results.add_file("events.csv", events_csv());
+  if (auto const& d = run_description())
+    results.add_check(all_ranks_finalized(c.finalized, d->ranks));
+  else
+    results.add_check(not_checked("ranks_finalized", "the number of ranks is unknown without haec/run (haec run)"));
+}
+
+// Trace replay (replay_actions.cpp): an action entered, named by its text rather than an address.
+void enter_named_site(const std::string& text)
+{
+  if (sg4::Actor::self() != nullptr)
+    entered(calls().table.site(text));
+}
+
+} // namespace parts
+
+uint32_t current_region()
+{
+  Calls& c = calls();
+  if (!c.reporting || sg4::Actor::self() == nullptr)
+    return kNoRegion;
+  const Position& p = position(sg4::this_actor::get_pid());
+  return c.table.region(p.last_site, p.in_site);
+}
+
+const std::string& region_text(uint32_t region)
+{
+  static const std::string none = "";
+  return region == kNoRegion ? none : calls().table.region_text(region);
+}
+
+const std::string& site_text(uint32_t site)
+{
+  return calls().table.site_text(site);
+}
+
+bool calls_reported()
+{
+  return calls().reporting;
+}
+
+} // namespace haec::core
+
+// Called by our PMPI library (weak references there) at each MPI call's entry and exit, from
+// the calling rank's actor; `caller` is the return address into the application.
+extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
+{
+  if (sg4::Actor::self() != nullptr)
+    haec::core::entered(haec::core::intern(function, caller));
+}
+
+extern "C" void haec_suite_mpi_exit(void)
+{
+  using namespace haec::core;
+  if (sg4::Actor::self() == nullptr)
+    return;
+  const long pid      = sg4::this_actor::get_pid();
+  Position& p         = position(pid);
+  const uint32_t site = p.in_site;
+  p.last_site         = site;
+  p.in_site           = kNoSite;
+  if (!bus().mpi_calls.empty())
+    bus().mpi_calls.publish(MpiCall{pid, site, false, sg4::Engine::get_clock()});
+}
+
+// Every application-level point-to-point message, with world ranks (sender side).
+extern "C" void haec_suite_logical_message(int src_world_rank, int dst_world_rank, unsigned long long bytes)
+{
+  haec::core::parts::run_record().add_logical_message(src_world_rank, dst_world_rank, bytes);
+}
+
+// Around each MPI_Test* of a rank (SMPI sleeps inside it): polling.
+extern "C" void haec_suite_polling(int polling)
+{
+  using namespace haec::core;
+  if (!bus().polling.empty() && sg4::Actor::self() != nullptr)
+    bus().polling.publish(Polling{sg4::this_actor::get_pid(), polling != 0});
+}

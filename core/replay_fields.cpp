@@ -1,0 +1,76 @@
+#include "replay_fields.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace haec::core::parts {
+
+void fail_action(const Action& a, const std::string& problem)
+{
+  std::string text;
+  for (auto const& f : a)
+    text += (text.empty() ? "" : " ") + f;
+  std::fprintf(stderr, "haec: trace action '%s': %s\n", text.c_str(), problem.c_str());
+  std::fflush(stderr);
+  std::exit(2);
+}
+
+long long field(const Action& a, size_t i, double max)
+{
+  if (i >= a.size())
+    fail_action(a, "field " + std::to_string(i + 1) + " is missing");
+  char* end = nullptr;
+  double v  = std::strtod(a[i].c_str(), &end);
+  if (end == a[i].c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > max || v != std::floor(v))
+    fail_action(a, "field " + std::to_string(i + 1) + " '" + a[i] + "' is not an integer in [0, " +
+                       std::to_string(static_cast<long long>(max)) + "]");
+  return static_cast<long long>(v);
+}
+
+int small_field(const Action& a, size_t i)
+{
+  return static_cast<int>(field(a, i, 2147483647.0));
+}
+
+int world_size()
+{
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+int rank_field(const Action& a, size_t i)
+{
+  const int r = small_field(a, i);
+  if (r >= world_size())
+    fail_action(a, "rank " + a[i] + " is not a rank of the " + std::to_string(world_size()) + "-rank replay");
+  return r;
+}
+
+MPI_Datatype datatype_field(const Action& a, size_t i)
+{
+  static const MPI_Datatype types[] = {MPI_DOUBLE,        MPI_INT,           MPI_CHAR,          MPI_SHORT,
+                                       MPI_LONG,          MPI_FLOAT,         MPI_BYTE,          MPI_LONG_LONG,
+                                       MPI_SIGNED_CHAR,   MPI_UNSIGNED_CHAR, MPI_UNSIGNED_SHORT, MPI_UNSIGNED,
+                                       MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG, MPI_LONG_DOUBLE};
+  const long long id = field(a, i);
+  if (id >= static_cast<long long>(sizeof types / sizeof types[0]))
+    fail_action(a, "datatype id " + a[i] + " is not one haec writes (0..14)");
+  return types[id];
+}
+
+size_t type_size(MPI_Datatype t)
+{
+  int s = 0;
+  MPI_Type_size(t, &s);
+  return static_cast<size_t>(s);
+}
+
+void check_call(const Action& a, int rc)
+{
+  if (rc != MPI_SUCCESS)
+    fail_action(a, "SMPI refused the call (MPI error " + std::to_string(rc) + ")");
+}
+
+} // namespace haec::core::parts

@@ -1,0 +1,99 @@
+// The end of a recording run: every part of the core and every plugin contributes its files,
+// summary entries and checks; a failed check fails the run (exit 3) before anything is written;
+// otherwise the files are written, summary.json last.
+#include "checks.hpp"
+#include "core_parts.hpp"
+#include "run.hpp"
+#include "topology.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
+
+#include <nlohmann/json.hpp>
+
+namespace sg4 = simgrid::s4u;
+
+namespace haec::core {
+namespace {
+
+std::vector<std::function<void(Results&)>>& writers()
+{
+  static std::vector<std::function<void(Results&)>> list;
+  return list;
+}
+
+std::string simgrid_version()
+{
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  return std::to_string(major) + "." + std::to_string(minor) + (patch ? "." + std::to_string(patch) : "");
+}
+
+// platform, ranks, mode, program or trace, and the mapping with its metrics.
+void add_description(Results& results, bool observed)
+{
+  auto const& d = parts::run_description();
+  if (!d)
+    return;
+  std::optional<mapping::Metrics> metrics;
+  if (auto matrix = metrics_matrix(*d, parts::run_record(), observed)) {
+    std::function<int(int, int)> hops;
+    if (const platform::Topology* t = parts::loaded_topology())
+      hops = [t](int a, int b) { return t->dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b)); };
+    metrics = mapping_metrics(*d, *matrix, hops);
+  }
+  add_run_description(results, *d, metrics);
+}
+
+void add_core_results(Results& results)
+{
+  const bool observed = calls_reported(); // PMPI layer, or a replay
+  add_run_record(results, parts::run_record(),
+                 RecordOutput{settings().boolean("haec/messages"), observed});
+  results.add_summary("simgrid_version", nlohmann::json(simgrid_version()).dump());
+  parts::add_call_results(results);
+  parts::add_transfer_results(results);
+  parts::add_replay_results(results);
+  if (observed)
+    results.add_check(traffic_matrix_total(*results.file("traffic_matrix.csv"), parts::run_record().logical_messages()));
+  else
+    results.add_check(not_checked("traffic_matrix_total", "the application's messages were not observed (no PMPI "
+                                                          "layer: build it with haec cc)"));
+}
+
+void on_simulation_end()
+{
+  if (!recording())
+    return;
+  Results results;
+  try {
+    add_core_results(results);
+    for (auto const& w : writers())
+      w(results);
+    add_description(results, calls_reported());
+  } catch (const std::exception& e) {
+    fail_run(e.what());
+  }
+  if (const Check* bad = results.first_failure())
+    fail_run("check " + bad->name + " failed: " + bad->figures);
+  nlohmann::ordered_json head;
+  head["makespan_s"] = sg4::Engine::get_clock();
+  try {
+    results.write(settings().text("haec/out"), head);
+  } catch (const std::exception& e) {
+    fail_run(e.what());
+  }
+}
+
+struct Registration {
+  Registration() { sg4::Engine::on_simulation_end_cb(on_simulation_end); }
+} registration;
+
+} // namespace
+
+void add_results_writer(std::function<void(Results& results)> writer)
+{
+  writers().push_back(std::move(writer));
+}
+
+} // namespace haec::core

@@ -1,0 +1,128 @@
+// MPI_Init, MPI_Init_thread and MPI_Finalize (their wrappers' bodies are hand-written: the rank
+// exists only after the real MPI_Init), the Fortran MPI_INIT / MPI_INIT_THREAD, and the debug
+// outputs written when the last rank finalizes (HAEC_PMPI_DEBUG_COUNTS, HAEC_PMPI_DEBUG_SIZES).
+#include "wrappers.hpp"
+
+#include "atomic_file.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+namespace haec::pmpi {
+namespace {
+
+void read_debug_paths(ReportState& s)
+{
+  static bool read = false;
+  if (read)
+    return;
+  read = true;
+  if (const char* p = std::getenv("HAEC_PMPI_DEBUG_COUNTS"))
+    s.counts_path = p;
+  if (const char* p = std::getenv("HAEC_PMPI_DEBUG_SIZES"))
+    s.sizes_path = p;
+}
+
+// After the real MPI_Init: tables sized, the suite bound, the call counted and reported (entered
+// and left at once: regions start there), the rank's trace started.
+void on_init(Fn f, const void* caller)
+{
+  ReportState& s = report_state();
+  int n          = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &n);
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    s.calls.ensure_ranks(n);
+    s.world_size = n;
+    read_debug_paths(s);
+  }
+  start_recording(n);
+  bind_suite();
+  const int rank = world_rank();
+  s.calls.count(rank, f);
+  start_recording_rank(rank);
+  if (s.enter != nullptr) {
+    s.enter(fn_name(f), caller);
+    s.exit();
+  }
+}
+
+void write_debug_file(const std::string& path, const std::string& content)
+{
+  if (path.empty())
+    return;
+  try {
+    haec::write_file_atomic(path, content);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "haec_pmpi: %s\n", e.what());
+  }
+}
+
+void on_finalize()
+{
+  ReportState& s = report_state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (++s.finalized == s.world_size) { // last rank: every count is final
+    write_debug_file(s.counts_path, s.calls.csv());
+    write_debug_file(s.sizes_path, s.sizes.csv());
+  }
+}
+
+} // namespace
+
+namespace wrap {
+
+int Init(const void* caller, int* argc, char*** argv)
+{
+  static const auto next = next_function("MPI_Init", &PMPI_Init);
+  const int rc           = next(argc, argv);
+  if (rc == MPI_SUCCESS)
+    on_init(Fn::Init, caller);
+  return rc;
+}
+
+int Init_thread(const void* caller, int* argc, char*** argv, int required, int* provided)
+{
+  static const auto next = next_function("MPI_Init_thread", &PMPI_Init_thread);
+  const int rc           = next(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS)
+    on_init(Fn::Init_thread, caller);
+  return rc;
+}
+
+int Finalize(const void* caller)
+{
+  static const auto next = next_function("MPI_Finalize", &PMPI_Finalize);
+  Call call(Fn::Finalize, caller);
+  on_finalize();
+  Recording rec(call.rank, false);
+  const int rc = next();
+  rec.done();
+  if (rec)
+    finish_recording(call.rank);
+  return rc;
+}
+
+} // namespace wrap
+} // namespace haec::pmpi
+
+// Fortran: SMPI's own MPI_Init sets up the Fortran handles (smpi_init_fortran_types).
+extern "C" {
+
+void mpi_init_(MPI_Fint* ierr)
+{
+  *ierr = haec::pmpi::wrap::Init(__builtin_return_address(0), nullptr, nullptr);
+}
+void mpi_init__(MPI_Fint* ierr) __attribute__((alias("mpi_init_")));
+void MPI_INIT(MPI_Fint* ierr) __attribute__((alias("mpi_init_")));
+
+void mpi_init_thread_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)
+{
+  *ierr = haec::pmpi::wrap::Init_thread(__builtin_return_address(0), nullptr, nullptr, *required, provided);
+}
+void mpi_init_thread__(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)
+    __attribute__((alias("mpi_init_thread_")));
+void MPI_INIT_THREAD(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) __attribute__((alias("mpi_init_thread_")));
+
+} // extern "C"

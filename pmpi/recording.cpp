@@ -1,0 +1,167 @@
+// TI trace recording: see recording.hpp.
+#include "recording.hpp"
+
+#include "atomic_file.hpp"
+#include "call_reporting.hpp"
+#include "ti_capture.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <utility>
+
+namespace haec::pmpi {
+
+TiState& ti_state()
+{
+  static auto* s = new TiState; // never destroyed: ranks may still call in during exit
+  return *s;
+}
+
+void start_recording(int world_size)
+{
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  TiState& s = ti_state();
+  static const bool wanted = [&s] {
+    const char* dir = std::getenv("HAEC_TRACE_OUT");
+    if (dir == nullptr || *dir == '\0')
+      return false;
+    s.dir      = dir;
+    s.recorder = new TiRecorder;
+    return true;
+  }();
+  if (wanted) {
+    s.recorder->ensure_ranks(world_size);
+    if (static_cast<int>(s.windows_created.size()) < world_size)
+      s.windows_created.resize(static_cast<size_t>(world_size), 0);
+  }
+}
+
+void start_recording_rank(int rank)
+{
+  if (TiRecorder* rec = ti()) { // this rank's computations are recorded from here on
+    ti_capture_rank(rec, rank);
+    rec->init(rank, ti_clock());
+  }
+}
+
+void finish_recording(int rank)
+{
+  TiState& s = ti_state();
+  if (s.recorder == nullptr)
+    return;
+  s.recorder->finalize(rank);
+  if (!s.recorder->finished())
+    return;
+  try { // the last rank: the rank files, or the reason the run cannot be replayed
+    if (!s.recorder->error().empty()) {
+      haec::write_file_atomic(s.dir + "/error.txt", s.recorder->error() + "\n");
+      return;
+    }
+    for (int r = 0; r < s.recorder->ranks(); ++r)
+      haec::write_file_atomic(s.dir + "/rank-" + std::to_string(r) + ".txt", s.recorder->rank_text(r));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "haec_pmpi: %s\n", e.what());
+  }
+}
+
+Recording::Recording(int rank, bool timed) : rec_(ti()), rank_(rank), timed_(timed)
+{
+  if (rec_)
+    rec_->enter(rank, ti_clock());
+}
+
+void Recording::done()
+{
+  if (rec_ && !left_) {
+    rec_->leave(rank_, ti_clock(), timed_);
+    left_ = true;
+  }
+}
+
+Requests::Requests(const Recording& rec, int count, const MPI_Request* requests)
+{
+  if (!rec)
+    return;
+  if (requests != nullptr && count > 0)
+    before_.assign(requests, requests + count);
+  statuses_.resize(static_cast<size_t>(std::max(count, 1)));
+}
+
+uint64_t ti_key(MPI_Request r)
+{
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(r));
+}
+
+int ti_type(MPI_Datatype type, double& count)
+{
+  // CREATE_MPI_DATATYPE in SimGrid's smpi_datatype.cpp
+  static const std::vector<std::pair<MPI_Datatype, int>> ids = {
+      {MPI_DOUBLE, 0},         {MPI_INT, 1},           {MPI_CHAR, 2},     {MPI_SHORT, 3},
+      {MPI_LONG, 4},           {MPI_FLOAT, 5},         {MPI_BYTE, 6},     {MPI_LONG_LONG, 7},
+      {MPI_SIGNED_CHAR, 8},    {MPI_UNSIGNED_CHAR, 9}, {MPI_UNSIGNED_SHORT, 10}, {MPI_UNSIGNED, 11},
+      {MPI_UNSIGNED_LONG, 12}, {MPI_UNSIGNED_LONG_LONG, 13}, {MPI_LONG_DOUBLE, 14}};
+  for (auto const& [t, id] : ids)
+    if (t == type)
+      return id;
+  count = static_cast<double>(payload(static_cast<int>(count), type));
+  return 6;
+}
+
+std::string ti_count_type(int count, MPI_Datatype type)
+{
+  double c = count;
+  int id   = ti_type(type, c);
+  return ti_number(c) + " " + std::to_string(id);
+}
+
+std::string ti_cn(int count, MPI_Datatype type)
+{
+  double c = count;
+  ti_type(type, c);
+  return ti_number(c);
+}
+
+std::string ti_type_id(MPI_Datatype type)
+{
+  double c = 1;
+  return std::to_string(ti_type(type, c));
+}
+
+std::string ti_counts(const int* counts, MPI_Comm comm, MPI_Datatype type, bool significant, double* sum)
+{
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  std::string out;
+  double total = 0;
+  for (int i = 0; i < n; ++i) {
+    double c = significant && counts != nullptr ? counts[i] : 0;
+    ti_type(type, c);
+    total += c;
+    out += (i ? " " : "") + ti_number(c);
+  }
+  if (sum)
+    *sum = total;
+  return out;
+}
+
+std::string ti_root(MPI_Comm comm, int root)
+{
+  return std::to_string(std::max(0, to_world(comm, root)));
+}
+
+bool ti_world(const Recording& rec, MPI_Comm comm, const char* call)
+{
+  int result = MPI_UNEQUAL;
+  if (comm == MPI_COMM_WORLD || (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result) == MPI_SUCCESS &&
+                                 (result == MPI_IDENT || result == MPI_CONGRUENT)))
+    return true;
+  rec.unsupported(call, "a collective on a communicator other than MPI_COMM_WORLD (TI replay runs collectives on "
+                        "MPI_COMM_WORLD)");
+  return false;
+}
+
+} // namespace haec::pmpi

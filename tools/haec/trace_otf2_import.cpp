@@ -1,0 +1,321 @@
+// `haec trace import`: an OTF2 archive (e.g. Score-P) as a SimGrid TI trace. The
+// format-independent part is haec_trace_model (ti_builder); this file only talks to libotf2.
+#include "trace_otf2.hpp"
+
+#include "atomic_file.hpp"
+#include "input_error.hpp"
+#include "otf2_support.hpp"
+#include "ti_builder.hpp"
+#include "ti_check.hpp"
+#include "units.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+namespace fs = std::filesystem;
+
+namespace haec::cli {
+namespace {
+
+struct Import {
+  std::map<uint32_t, std::string> strings;
+  std::map<uint32_t, std::string> regions;          // region -> name
+  std::map<uint64_t, uint64_t> location_group;      // location -> group
+  std::map<uint64_t, int> rank_of_group;            // process groups in id order
+  std::map<uint32_t, uint32_t> comm_group;          // comm -> group
+  std::map<uint32_t, uint32_t> group_size;
+  std::map<uint32_t, std::string> comm_name;
+  uint64_t resolution = 1, offset = 0;
+  std::unique_ptr<trace::TiBuilder> ti;
+  std::map<uint64_t, int> rank_of_location;
+  uint64_t events = 0;
+  std::string anchor;
+};
+
+Import* me(void* p)
+{
+  return static_cast<Import*>(p);
+}
+
+double secs(Import* im, OTF2_TimeStamp t)
+{
+  return static_cast<double>(t - im->offset) / static_cast<double>(im->resolution);
+}
+
+int rank(Import* im, OTF2_LocationRef loc)
+{
+  auto it = im->rank_of_location.find(loc);
+  if (it == im->rank_of_location.end())
+    throw InputError(im->anchor + ": event " + std::to_string(im->events), "location " + std::to_string(loc) + " is not defined",
+                     "the trace is corrupt");
+  return it->second;
+}
+
+void world(Import* im, OTF2_CommRef comm)
+{
+  auto it = im->comm_group.find(comm);
+  if (it == im->comm_group.end() || im->group_size[it->second] != static_cast<uint32_t>(im->ti->ranks()))
+    throw InputError(im->anchor + ": event " + std::to_string(im->events),
+                     "communicator '" + (im->comm_name.count(comm) ? im->comm_name[comm] : std::to_string(comm)) +
+                         "' does not span all " + std::to_string(im->ti->ranks()) + " ranks",
+                     "TI replay runs every call on MPI_COMM_WORLD; only such traces can be imported");
+}
+
+// Exceptions must not cross libotf2's C frames: kept here and rethrown after the read.
+std::exception_ptr pending_error;
+#define GUARD(body)                                                                                                    \
+  try {                                                                                                                \
+    me(data)->events++;                                                                                                \
+    body;                                                                                                              \
+    return OTF2_CALLBACK_SUCCESS;                                                                                      \
+  } catch (...) {                                                                                                      \
+    pending_error = std::current_exception();                                                                          \
+    return OTF2_CALLBACK_INTERRUPT;                                                                                    \
+  }
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef reg)
+{
+  GUARD(me(data)->ti->enter(rank(me(data), loc), secs(me(data), t), me(data)->regions[reg]))
+}
+OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef)
+{
+  GUARD(me(data)->ti->leave(rank(me(data), loc), secs(me(data), t)))
+}
+OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t to,
+                          OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+  GUARD(world(me(data), comm); me(data)->ti->send(rank(me(data), loc), static_cast<int>(to), tag, len))
+}
+OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t to,
+                           OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
+{
+  GUARD(world(me(data), comm); me(data)->ti->isend(rank(me(data), loc), static_cast<int>(to), tag, len, req))
+}
+OTF2_CallbackCode on_isend_done(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint64_t req)
+{
+  GUARD(me(data)->ti->request_complete(rank(me(data), loc), req))
+}
+OTF2_CallbackCode on_irecv_req(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint64_t req)
+{
+  GUARD(me(data)->ti->irecv_request(rank(me(data), loc), req))
+}
+OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t from,
+                          OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+  GUARD(world(me(data), comm); me(data)->ti->recv(rank(me(data), loc), static_cast<int>(from), tag, len))
+}
+OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t from,
+                           OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
+{
+  GUARD(world(me(data), comm); me(data)->ti->irecv(rank(me(data), loc), static_cast<int>(from), tag, len, req))
+}
+OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*,
+                              OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recv)
+{
+  static const std::map<int, std::string> names = {
+      {OTF2_COLLECTIVE_OP_BARRIER, "BARRIER"},     {OTF2_COLLECTIVE_OP_BCAST, "BCAST"},
+      {OTF2_COLLECTIVE_OP_GATHER, "GATHER"},       {OTF2_COLLECTIVE_OP_SCATTER, "SCATTER"},
+      {OTF2_COLLECTIVE_OP_ALLGATHER, "ALLGATHER"}, {OTF2_COLLECTIVE_OP_ALLTOALL, "ALLTOALL"},
+      {OTF2_COLLECTIVE_OP_REDUCE, "REDUCE"},       {OTF2_COLLECTIVE_OP_ALLREDUCE, "ALLREDUCE"},
+      {OTF2_COLLECTIVE_OP_SCAN, "SCAN"},           {OTF2_COLLECTIVE_OP_EXSCAN, "EXSCAN"}};
+  GUARD(world(me(data), comm); auto it = names.find(op);
+        me(data)->ti->collective(rank(me(data), loc), it == names.end() ? "op " + std::to_string(op) : it->second,
+                                 root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<int>(root), sent, recv))
+}
+
+OTF2_CallbackCode def_string(void* data, OTF2_StringRef self, const char* s)
+{
+  me(data)->strings[self] = s;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_clock(void* data, uint64_t res, uint64_t off, uint64_t, uint64_t)
+{
+  me(data)->resolution = res ? res : 1;
+  me(data)->offset     = off;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_region(void* data, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef, OTF2_StringRef,
+                             OTF2_RegionRole, OTF2_Paradigm, OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t)
+{
+  me(data)->regions[self] = me(data)->strings[name];
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_lgroup(void* data, OTF2_LocationGroupRef self, OTF2_StringRef, OTF2_LocationGroupType type,
+                             OTF2_SystemTreeNodeRef, OTF2_LocationGroupRef)
+{
+  if (type == OTF2_LOCATION_GROUP_TYPE_PROCESS) {
+    int n = static_cast<int>(me(data)->rank_of_group.size());
+    me(data)->rank_of_group[self] = n;
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_location(void* data, OTF2_LocationRef self, OTF2_StringRef, OTF2_LocationType type, uint64_t,
+                               OTF2_LocationGroupRef group)
+{
+  if (type == OTF2_LOCATION_TYPE_CPU_THREAD)
+    me(data)->location_group[self] = group;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_group(void* data, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType, OTF2_Paradigm,
+                            OTF2_GroupFlag, uint32_t n, const uint64_t*)
+{
+  me(data)->group_size[self] = n;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_comm(void* data, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef,
+                           OTF2_CommFlag)
+{
+  me(data)->comm_group[self] = group;
+  me(data)->comm_name[self]  = me(data)->strings[name];
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+
+// Fails with one line: a callback's own error first, else libotf2's.
+void check(OTF2_ErrorCode e, const Import& im, const std::string& what)
+{
+  if (pending_error) {
+    auto p        = pending_error;
+    pending_error = nullptr;
+    std::rethrow_exception(p);
+  }
+  if (e != OTF2_SUCCESS)
+    throw InputError(im.anchor + (im.events ? ": event " + std::to_string(im.events) : std::string()),
+                     what + ": " + OTF2_Error_GetDescription(e), "the trace is truncated or corrupt");
+}
+
+// Strings, clock, regions, processes and communicators; ranks are the process groups in id order.
+void read_definitions(OTF2_Reader* rd, Import& im)
+{
+  OTF2_GlobalDefReader* gdr = OTF2_Reader_GetGlobalDefReader(rd);
+  if (gdr == nullptr)
+    throw InputError(im.anchor, "has no global definitions", "the trace is truncated or corrupt");
+  OTF2_GlobalDefReaderCallbacks* dc = OTF2_GlobalDefReaderCallbacks_New();
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, def_string);
+  OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, def_clock);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, def_region);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dc, def_lgroup);
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, def_location);
+  OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, def_group);
+  OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, def_comm);
+  check(OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, &im), im, "definitions");
+  OTF2_GlobalDefReaderCallbacks_Delete(dc);
+  uint64_t n = 0;
+  check(OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n), im, "definitions");
+  for (auto const& [loc, group] : im.location_group)
+    if (im.rank_of_group.count(group) && !im.rank_of_location.count(loc))
+      im.rank_of_location[loc] = im.rank_of_group[group];
+  if (im.rank_of_location.empty())
+    throw InputError(im.anchor, "defines no MPI process location", "the trace is truncated or corrupt");
+}
+
+// Every process location's event reader (and its local definitions, when there are some).
+void open_locations(OTF2_Reader* rd, const Import& im)
+{
+  for (auto const& [loc, r] : im.rank_of_location)
+    OTF2_Reader_SelectLocation(rd, loc);
+  const bool defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
+  check(OTF2_Reader_OpenEvtFiles(rd), im, "event files");
+  for (auto const& [loc, r] : im.rank_of_location) {
+    // Local definitions are optional (Score-P writes them, our export does not); libotf2 reports
+    // a missing file loudly, so look first.
+    const fs::path local = fs::path(im.anchor).replace_extension("") / (std::to_string(loc) + ".def");
+    if (defs && fs::exists(local))
+      if (OTF2_DefReader* dr = OTF2_Reader_GetDefReader(rd, loc)) {
+        uint64_t k = 0;
+        OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &k);
+        OTF2_Reader_CloseDefReader(rd, dr);
+      }
+    if (OTF2_Reader_GetEvtReader(rd, loc) == nullptr)
+      throw InputError(im.anchor, "no events for location " + std::to_string(loc), "the trace is truncated or corrupt");
+  }
+  if (defs)
+    OTF2_Reader_CloseDefFiles(rd);
+}
+
+// Every event in time order, into the TI builder.
+void read_events(OTF2_Reader* rd, Import& im)
+{
+  OTF2_GlobalEvtReader* ger         = OTF2_Reader_GetGlobalEvtReader(rd);
+  OTF2_GlobalEvtReaderCallbacks* ec = OTF2_GlobalEvtReaderCallbacks_New();
+  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, on_enter);
+  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ec, on_leave);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ec, on_send);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ec, on_isend);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, on_isend_done);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(ec, on_irecv_req);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, on_recv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, on_irecv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, on_coll_end);
+  check(OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ec, &im), im, "event callbacks");
+  OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+  uint64_t n = 0;
+  check(OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n), im, "events");
+  check(OTF2_Reader_CloseGlobalEvtReader(rd, ger), im, "events");
+  OTF2_Reader_CloseEvtFiles(rd);
+}
+
+// Rank files staged, checked, moved into place; the list last.
+void write_ti(const trace::TiBuilder& ti, const fs::path& list, const fs::path& files)
+{
+  const int ranks      = ti.ranks();
+  const fs::path stage = list.string() + ".tmp-" + std::to_string(::getpid());
+  std::error_code errc;
+  fs::remove_all(stage, errc);
+  fs::create_directories(stage);
+  try {
+    std::string list_text;
+    for (int r = 0; r < ranks; ++r) {
+      const std::string name = "rank-" + std::to_string(r) + ".txt";
+      const std::string text = ti.text(r);
+      trace::check_ti_rank_text(text, (files / name).string(), r, ranks);
+      write_file_atomic((stage / name).string(), text);
+      list_text += (files / name).string() + "\n";
+    }
+    fs::create_directories(list.parent_path());
+    fs::rename(stage, files);
+    write_file_atomic(list.string(), list_text);
+  } catch (...) {
+    fs::remove_all(stage, errc);
+    throw;
+  }
+}
+
+} // namespace
+
+int import_otf2(const std::string& anchor, const std::string& out, const std::string& speed_text)
+{
+  const double speed = units::parse_speed(speed_text, "--host-speed");
+  if (!(speed > 0))
+    throw InputError("--host-speed " + speed_text, "is not a positive speed", "give the traced machine's speed, e.g. 1Gf");
+  if (!fs::is_regular_file(anchor))
+    throw InputError(anchor, "OTF2 anchor file not found", "give the .otf2 file of the archive");
+  const fs::path list = fs::absolute(out), files = list.string() + "_files";
+  if (fs::exists(list) || fs::exists(files))
+    throw InputError("--out " + out, "already exists", "choose another name");
+  OTF2_Error_RegisterCallback(otf2::quiet, nullptr);
+  Import im;
+  im.anchor       = anchor;
+  OTF2_Reader* rd = OTF2_Reader_Open(anchor.c_str());
+  if (rd == nullptr)
+    throw InputError(anchor, "cannot be opened as an OTF2 archive", "give the .otf2 anchor file");
+  struct Closer {
+    OTF2_Reader* r;
+    ~Closer() { OTF2_Reader_Close(r); }
+  } closer{rd};
+  check(OTF2_Reader_SetSerialCollectiveCallbacks(rd), im, "reader");
+  read_definitions(rd, im);
+  im.ti = std::make_unique<trace::TiBuilder>(static_cast<int>(im.rank_of_group.size()), speed);
+  open_locations(rd, im);
+  read_events(rd, im);
+  write_ti(*im.ti, list, files);
+  std::printf("%-22s %s (%d ranks, %llu OTF2 events)\n", "trace", out.c_str(), im.ti->ranks(),
+              static_cast<unsigned long long>(im.events));
+  return 0;
+}
+
+} // namespace haec::cli
