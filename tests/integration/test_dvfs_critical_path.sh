@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # AdagioImproved and Lagrange must not slow the critical path (issue 21, plugins/dvfs/README.md):
 #   - on stencil_imbalance (ondes3d pattern, 16 ranks on cluster:16,preset=taurus-node, the
-#     experiment's setting, 40 iterations) both keep the makespan within +1 % of performance
+#     experiment's setting, 30 iterations) both keep the makespan within +1 % of performance
 #     and save energy; the thesis's literal formulas (adagio_thesis=1, lagrange_thesis=1) do not;
 #   - on a perfectly balanced run (uniform pattern: no slack anywhere) no governor but powersave
 #     and adagio lengthens the makespan by more than 0.1 %.
@@ -19,7 +19,7 @@ record() { # platform ranks out app-args...
     "$build/bin/stencil_imbalance" "$@" > /dev/null
 }
 P=cluster:16,preset=taurus-node
-record $P 16 s/s.txt --iters 40 --pattern ondes3d
+record $P 16 s/s.txt --iters 30 --pattern ondes3d
 for g in performance adagio-improved lagrange; do
   "$haec" run --platform $P --replay s/s.txt --governor $g --out s-$g --quiet
 done
@@ -27,7 +27,7 @@ done
 "$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg haec/dvfs/params:lagrange_thesis=1 --out s-lg-thesis --quiet
 
 B=cluster:8,preset=taurus-node
-record $B 8 u/u.txt --iters 20 --pattern uniform
+record $B 8 u/u.txt --iters 15 --pattern uniform
 governors="performance powersave ondemand conservative adagio adagio-improved lagrange mix"
 for g in $governors; do
   "$haec" run --platform $B --replay u/u.txt --governor $g --out u-$g --quiet

@@ -197,3 +197,20 @@ TEST(DvfsAdagioImproved, FilledWaitIsStable)
   for (size_t i = 2; i < levels.size(); ++i)
     EXPECT_EQ(levels[i], 7) << "occurrence " << i;
 }
+
+// Adagio's premise is that running a task slower shrinks the wait after it. A pipeline stage
+// waits for its upstream neighbour whatever its own speed, while its downstream neighbour waits
+// for its result: slowing it shrinks nothing and delays the pipeline. The first slowdown that
+// does not come out of the wait marks that wait as structural for the task, and it speeds up.
+TEST(DvfsAdagioImproved, WaitThatDoesNotShrinkIsNotSlack)
+{
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  occur(g, 2, 1e9, 2e-5); // the floor
+  std::vector<int> levels;
+  for (int it = 0; it < 10; ++it)
+    levels.push_back(occur(g, 1, 2.3e9, 0.3)); // 0.3 s whatever the pstate
+  // Seen once, twice (target 1.3 s: 1.8 GHz), then the slowdown did not shrink it: half-way
+  // back (5 -> 2 -> 1 -> 0), and it stays at the fastest pstate.
+  const std::vector<int> expected = {0, 0, 5, 2, 1, 0, 0, 0, 0, 0};
+  EXPECT_EQ(levels, expected);
+}

@@ -78,18 +78,30 @@ void AdagioImprovedGovernor::on_task_end(const TaskObservation& o)
 {
   if (thesis_)
     return on_task_end_thesis(o);
-  Task& t          = task(o.key, o.rank);
+  Task& t       = task(o.key, o.rank);
   double& t_min = t_min_.try_emplace(o.rank, o.t_lib).first->second;
-  t_min          = std::min(t_min, o.t_lib);
+  t_min         = std::min(t_min, o.t_lib);
   const double communication = std::max(t_copy_, t_min * factor_); // the rest of t_lib is waiting
-  const double wait           = o.t_lib - communication;
-  const double recurring      = t.last_wait < 0 ? 0 : std::min(wait, t.last_wait);
-  t.last_wait                 = std::max(0.0, wait);
-  if (wait > 0) { // we wait for others: Adagio on the wait that recurs
+  double wait                = o.t_lib - communication;
+  // Adagio's premise: running slower by d shrinks the wait after the task by d. When it did not
+  // (by half), the wait was not slack: the task's result was awaited elsewhere (a pipeline
+  // stage's send) and the wait is for data that does not depend on it. That much wait is
+  // structural for this task from now on.
+  const double slowed = t.last_spf > 0 ? o.t_comp - o.flops * t.last_spf : 0;
+  const bool not_slack = slowed > 1e-6 * o.t_comp && t.last_raw_wait >= 0 && t.last_raw_wait - wait < slowed / 2;
+  if (not_slack)
+    t.structural = std::max(t.structural, t.last_raw_wait);
+  if (o.flops > 0)
+    t.last_spf = o.t_comp / o.flops;
+  t.last_raw_wait = wait;
+  wait -= t.structural;
+  const double recurring = t.last_wait < 0 ? 0 : std::min(wait, t.last_wait);
+  t.last_wait            = std::max(0.0, wait);
+  if (wait > 0 && !not_slack) { // we wait for others: Adagio on the wait that recurs
     adagio_schedule(t, o, o.t_lib - std::max(0.0, recurring));
     return;
   }
-  // No wait: others may wait for us. Keep the rates learnt, move half-way to the fastest level.
+  // No wait, or the last slowdown delayed others: move half-way to the fastest level.
   const int ran = t.ran_level;
   adagio_schedule(t, o, communication);
   t.sched_level = ran / 2;

@@ -29,6 +29,9 @@ protected:
     std::vector<double> rate; // flop/s by level
     double t_min = std::numeric_limits<double>::infinity(); // AdagioImproved as printed
     double last_wait = -1; // AdagioImproved: the wait after the previous occurrence (-1: none)
+    double last_spf  = 0;  // AdagioImproved: seconds per flop of the previous occurrence
+    double last_raw_wait = -1; // AdagioImproved: t_lib beyond the communication floor, previous occurrence
+    double structural = 0; // AdagioImproved: wait that slowing down did not shrink (not slack)
   };
   Task& task(uint64_t key, int rank);
   // Lines 18-41 of Listing 4 on a task: record the rate, set its schedule; `not_slack` seconds
