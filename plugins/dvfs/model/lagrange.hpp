@@ -1,4 +1,4 @@
-// Lagrange (002 §9.3.2, MODELS.md §5): per node and iteration, one step of ADMM on
+// Lagrange (002 §9.3.2, docs/MODELS.md §5): per node and iteration, one step of ADMM on
 //   min sum_i g_i(f_i)  s.t.  f_i W_i = t_i,  t_i <= s,
 // f the inverse speed, W the iteration's work, s = overlay * the node's iteration duration, at
 // most the iteration's computation stretched by the slack of its tightest computation (window()).
