@@ -30,6 +30,7 @@ struct RunOptions {
   bool keep_failed = false; // --keep-failed: a failed run keeps its directory, marked failed
   std::vector<std::string> cfg;
   std::string host_speed = "1Gf";
+  std::string simgrid    = "auto"; // --simgrid auto|debian|patched
   bool quiet             = false;
   std::vector<std::string> app; // program and its arguments
 };
