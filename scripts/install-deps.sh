@@ -5,7 +5,8 @@ packages=(build-essential gfortran cmake pkg-config libsimgrid-dev nlohmann-json
           libscotch-dev # the scotch mapping strategy (libs/mapping/scotch)
           libcli11-dev libboost-context-dev libeigen3-dev python3 python3-numpy python3-matplotlib openmpi-bin libopenmpi-dev
           clang libclang-rt-14-dev # clang + libclang-rt: libFuzzer targets (scripts/fuzz.sh)
-          libopen-trace-format2-dev otf2-tools) # OTF2 import/export (haec trace), otf2-print in tests
+          libopen-trace-format2-dev otf2-tools # OTF2 import/export (haec trace), otf2-print in tests
+          chromium slurm-wlm) # haec campaign: the report test loads the page; the Slurm executor test starts a local Slurm
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

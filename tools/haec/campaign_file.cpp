@@ -206,7 +206,9 @@ Campaign read_campaign(const std::string& file)
   const std::string fixed_key = j.value("run", json::object()).dump() + j.value("app", json()).dump() +
                                 j.value("trace", json()).dump();
   Campaign c;
-  c.file = file;
+  c.file    = file;
+  c.workdir = j.contains("trace") ? fs::path(tail[0].substr(tail[0].find('=') + 1)).parent_path().string()
+                                  : r.dir.string();
   for (const auto& a : axes)
     c.axis_names.push_back(a.first);
   std::vector<size_t> index(axes.size(), 0);

@@ -17,6 +17,10 @@ struct CampaignRun {
 struct Campaign {
   std::string file;                 // as given (for error messages)
   std::vector<std::string> axis_names;
+  // Where the runs start: the trace's directory (SimGrid opens a trace list's relative rank files
+  // from the working directory), else the campaign file's. Every path in the runs' arguments is
+  // absolute.
+  std::string workdir;
   std::vector<CampaignRun> runs;    // the cartesian product of the axes
 };
 

@@ -60,6 +60,7 @@ pid_t spawn_run(const CampaignPlan& p, size_t i)
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_addopen(&files, 1, log_path(p, i).c_str(), O_WRONLY | O_APPEND, 0);
   posix_spawn_file_actions_adddup2(&files, 1, 2);
+  posix_spawn_file_actions_addchdir_np(&files, p.campaign.workdir.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);

@@ -64,7 +64,7 @@ std::vector<size_t> write_commands(const CampaignPlan& p)
     if (p.states[i] != RunState::pending)
       continue;
     tasks.push_back(i);
-    lines += shell_line({}, run_argv(p, i)) + " > " + shell_line({}, {log_path(p, i).string()}) + " 2>&1\n";
+    lines += "cd " + shell_line({}, {p.campaign.workdir}) + " && " + shell_line({}, run_argv(p, i)) + " > " + shell_line({}, {log_path(p, i).string()}) + " 2>&1\n";
   }
   fs::create_directories(p.out / "slurm");
   fs::create_directories(p.out / "logs");
