@@ -65,6 +65,10 @@ def plot_vs_nodes(done, axes, figure, label, path):
     for name, points in sorted(series.items()):
         xs = sorted(points)
         ax.plot(xs, [statistics.mean(points[x]) for x in xs], marker="o", label=name)
+    nodes = sorted({x for points in series.values() for x in points})
+    if nodes[-1] >= 4 * nodes[0]:
+        ax.set_xscale("log", base=2)
+    ax.set_xticks(nodes, [f"{x:g}" for x in nodes])
     ax.set_xlabel("nodes of the platform")
     ax.set_ylabel(label)
     ax.grid(True, alpha=0.3)
