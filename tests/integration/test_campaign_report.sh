@@ -38,7 +38,8 @@ timeout 120 "$chromium" "${flags[@]}" --window-size=1200,2400 --screenshot="$wor
   "file://$work/c/report/index.html" > shot.out 2> shot.err || fail "chromium screenshot failed: $(tail -3 shot.err)"
 [ "$(stat -c %s shot.png)" -gt 20000 ] || fail "screenshot too small ($(stat -c %s shot.png) bytes)"
 probe='<script>window.addEventListener("load",()=>{const i=[...document.images];const b=i.filter(x=>!(x.complete&&x.naturalWidth>0));console.log("PROBE images "+i.length+" broken "+b.length+" "+b.map(x=>x.src).join(" "));});</script>'
-sed "s#</body>#$probe</body>#" c/report/index.html > c/report/probe.html
+PROBE="$probe" /usr/bin/python3 -c 'import os, sys; sys.stdout.write(open(sys.argv[1]).read().replace("</body>", os.environ["PROBE"] + "</body>"))' \
+  c/report/index.html > c/report/probe.html
 timeout 120 "$chromium" "${flags[@]}" --dump-dom "file://$work/c/report/probe.html" > dom.out 2> probe.err ||
   fail "chromium failed: $(tail -3 probe.err)"
 grep -q '"PROBE images 3 broken 0 "' probe.err || fail "broken images: $(grep CONSOLE probe.err)"

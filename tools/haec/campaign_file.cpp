@@ -10,7 +10,7 @@
 #include <set>
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace haec::cli {
 namespace {

@@ -93,7 +93,11 @@ void show(const CampaignPlan& p, const std::vector<size_t>& tasks, const std::st
 void check_slurm_reachable()
 {
   std::string out;
-  if (capture("scontrol ping", out) != 0 || out.find("is UP") == std::string::npos)
+  // Without a slurm.conf, scontrol looks for a configuration server in DNS for a minute.
+  const int rc = capture("timeout 10 scontrol ping", out);
+  if (rc == 124)
+    out = "no answer within 10 s";
+  if (rc != 0 || out.find("is UP") == std::string::npos)
     throw InputError("--executor slurm", "no Slurm controller is reachable (scontrol ping: " + first_line(out) + ")",
                      "start Slurm or use --executor local");
 }
