@@ -1,7 +1,7 @@
 /* lu_like: communication skeleton of NAS LU (SSOR with pipelined wavefront sweeps) carrying
  * real floating-point work.
  *
- *   lu_like [iterations] [nz]          defaults: 10 iterations, nz = 8 k-planes
+ *   lu_like [iterations] [nz] [--mode real|flops]   defaults: 10 iterations, nz = 8 k-planes, real
  *
  * The ranks form a 2-D grid (rows x cols, as square as the communicator size allows); each
  * owns a 6 x 6 x nz block of points with 5 unknowns per point. One iteration:
@@ -14,7 +14,15 @@
  * A sweep message is 5 doubles x 6 boundary points (240 B) plus k mod 6 doubles of the
  * sender's per-variable plane sums, i.e. 240..280 B. Every 5th and the last iteration,
  * an MPI_Allreduce forms the residual norm; a final one forms the checksum that rank 0
- * prints. Only MPI-1 calls; the result depends only on the rank count and the arguments. */
+ * prints. Only MPI-1 calls; the result depends only on the rank count and the arguments.
+ *
+ * --mode real (default): under SMPI the computation costs what SMPI measures of its CPU time, so
+ * the simulated time depends on the machine that runs the emulation (that is emulation's point).
+ * --mode flops: the kernels also count their floating-point operations (the same count on every
+ * machine) and, before each MPI call, charge the count since the previous call with
+ * smpi_execute_flops. Run it with --cfg=smpi/simulate-computation:no so that SMPI does not add the
+ * measured CPU time: the simulated time then depends only on the arguments, the platform and the
+ * mapping. The computation itself and the printed results are the same in both modes. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -31,6 +39,22 @@
 #define TAG_UPPER 12
 
 static const double omega = 1.2;
+
+/* Counted floating-point operations since the last MPI call (--mode flops). */
+static double counted_flops = 0;
+static int charge_counted   = 0;
+
+static void count_flops(double n) { counted_flops += n; }
+
+/* Called before every MPI call: the computation since the previous one costs its counted flops. */
+static void charge_computation(void)
+{
+#ifdef SMPI_SAMPLE_FLOPS /* smpicc's mpi.h includes smpi/smpi.h; other MPIs have no such call */
+  if (charge_counted && counted_flops > 0)
+    smpi_execute_flops(counted_flops);
+#endif
+  counted_flops = 0;
+}
 
 /* Coupling matrices: lower (k-1, j-1, i-1) and upper (k+1, j+1, i+1) neighbours. */
 static double cpl_lower[3][NV][NV], cpl_upper[3][NV][NV], diag0[NV][NV];
@@ -64,11 +88,15 @@ static void diag_block(int gk, int gj, int gi, double d[NV][NV])
   double shift = 0.1 * ((gi + 2 * gj + 3 * gk) % 5);
   for (int m = 0; m < NV; ++m)
     d[m][m] += shift;
+  count_flops(NV);
 }
 
-/* Solves d x = b in place (b becomes x) by Gaussian elimination; d is diagonally dominant. */
+/* Solves d x = b in place (b becomes x) by Gaussian elimination; d is diagonally dominant.
+ * 120 flops: elimination 95 (a division per pivot, then per row below it a multiplier and a
+ * multiply-add per remaining column and for b), back substitution 25. */
 static void solve5(double d[NV][NV], double b[NV])
 {
+  count_flops(120);
   for (int p = 0; p < NV; ++p) {
     double inv = 1.0 / d[p][p];
     for (int r = p + 1; r < NV; ++r) {
@@ -91,6 +119,7 @@ static void add_matvec(double acc[NV], const double a[NV][NV], const double* x)
 {
   if (x == NULL)
     return;
+  count_flops(2 * NV * NV);
   for (int m = 0; m < NV; ++m)
     for (int n = 0; n < NV; ++n)
       acc[m] += a[m][n] * x[n];
@@ -112,6 +141,7 @@ static void compute_residual(Block* b)
         add_matvec(mu, (const double(*)[NV])cpl_upper[0], k + 1 < b->nz ? &b->u[at(k + 1, j, i)] : NULL);
         for (int m = 0; m < NV; ++m)
           b->rsd[at(k, j, i) + m] = b->f[at(k, j, i) + m] - mu[m];
+        count_flops(NV);
       }
 }
 
@@ -125,6 +155,7 @@ static void pack(const double* a, int k, char dir, int idx, double* msg)
     memcpy(&msg[p * NV], src, NV * sizeof(double));
   }
   int trailer = message_doubles(k) - EDGE;
+  count_flops((double)trailer * NX * NY);
   for (int m = 0; m < trailer; ++m) {
     double s = 0;
     for (int j = 0; j < NY; ++j)
@@ -144,6 +175,7 @@ static void recv_edge(Block* b, int from, int tag, int k, double* msg)
 {
   if (from == MPI_PROC_NULL)
     return;
+  charge_computation();
   MPI_Recv(msg, message_doubles(k), MPI_DOUBLE, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   fold_trailer(b, msg, k);
 }
@@ -153,6 +185,7 @@ static void send_edge(const double* a, int to, int tag, int k, char dir, int idx
   if (to == MPI_PROC_NULL)
     return;
   pack(a, k, dir, idx, msg);
+  charge_computation();
   MPI_Send(msg, message_doubles(k), MPI_DOUBLE, to, tag, MPI_COMM_WORLD);
 }
 
@@ -174,6 +207,7 @@ static void lower_sweep(Block* b)
         add_matvec(acc, (const double(*)[NV])cpl_lower[2], west);
         for (int m = 0; m < NV; ++m)
           x[m] = b->rsd[at(k, j, i) + m] - omega * acc[m];
+        count_flops(2 * NV);
         diag_block(k, gj_of(b, j), gi_of(b, i), d);
         solve5(d, x);
         memcpy(&b->v[at(k, j, i)], x, sizeof x);
@@ -207,6 +241,7 @@ static void upper_sweep(Block* b)
         solve5(d, acc);
         for (int m = 0; m < NV; ++m)
           b->v[at(k, j, i) + m] -= acc[m];
+        count_flops(2 * NV);
       }
     send_edge(b->v, b->north, TAG_UPPER, k, 'r', 0, out);
     send_edge(b->v, b->west, TAG_UPPER, k, 'c', 0, out);
@@ -220,6 +255,8 @@ static double residual_norm(const Block* b, int points_total)
   for (size_t p = 0; p < n; p += NV)
     for (int m = 0; m < NV; ++m)
       local[m] += b->rsd[p + m] * b->rsd[p + m];
+  count_flops(2.0 * (double)n);
+  charge_computation();
   MPI_Allreduce(local, global, NV, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   double s = 0;
   for (int m = 0; m < NV; ++m)
@@ -246,13 +283,26 @@ int main(int argc, char** argv)
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   long iterations = 10, nz = 8;
-  if (argc > 1)
-    iterations = parse_arg(argv[1], "iterations", 1, 1000000);
-  if (argc > 2 && iterations > 0)
-    nz = parse_arg(argv[2], "nz", 2, 100000);
-  if (iterations < 0 || nz < 0) {
+  const char* positional[2] = {NULL, NULL};
+  int npositional = 0, bad = 0;
+  for (int a = 1; a < argc && !bad; ++a) {
+    if (!strcmp(argv[a], "--mode") && a + 1 < argc) {
+      charge_counted = !strcmp(argv[a + 1], "flops");
+      bad            = !charge_counted && strcmp(argv[a + 1], "real") != 0;
+      ++a;
+    } else if (npositional < 2 && argv[a][0] != '-') {
+      positional[npositional++] = argv[a];
+    } else {
+      bad = 1;
+    }
+  }
+  if (!bad && positional[0])
+    iterations = parse_arg(positional[0], "iterations", 1, 1000000);
+  if (!bad && positional[1] && iterations > 0)
+    nz = parse_arg(positional[1], "nz", 2, 100000);
+  if (bad || iterations < 0 || nz < 0) {
     if (rank == 0)
-      fprintf(stderr, "usage: lu_like [iterations] [nz]\n");
+      fprintf(stderr, "usage: lu_like [iterations] [nz] [--mode real|flops]\n");
     MPI_Finalize();
     return 1;
   }
@@ -286,8 +336,8 @@ int main(int argc, char** argv)
 
   const int points_total = size * NX * NY * b.nz;
   if (rank == 0)
-    printf("# lu_like ranks=%d grid=%dx%d block=%dx%dx%d iterations=%ld\n", size, b.rows, b.cols, NY, NX, b.nz,
-           iterations);
+    printf("# lu_like ranks=%d grid=%dx%d block=%dx%dx%d iterations=%ld%s\n", size, b.rows, b.cols, NY, NX, b.nz,
+           iterations, charge_counted ? " mode=flops" : "");
 
   compute_residual(&b);
   for (long it = 1; it <= iterations; ++it) {
@@ -296,6 +346,7 @@ int main(int argc, char** argv)
     const double scale = omega * (2.0 - omega);
     for (size_t p = 0; p < n; ++p)
       b.u[p] += scale * b.v[p];
+    count_flops(2.0 * (double)n);
     compute_residual(&b); /* of the updated u: feeds the next sweep and the norm */
     if (it % NORM_EVERY == 0 || it == iterations) {
       double norm = residual_norm(&b, points_total);
@@ -307,6 +358,8 @@ int main(int argc, char** argv)
   double local[2] = {0, b.pipe_sum}, global[2];
   for (size_t p = 0; p < n; ++p)
     local[0] += b.u[p];
+  count_flops((double)n);
+  charge_computation();
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
     printf("lu_like iterations=%ld checksum=%.12e pipeline=%.12e\n", iterations, global[0] / points_total,

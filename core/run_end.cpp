@@ -29,6 +29,26 @@ std::string simgrid_version()
   return std::to_string(major) + "." + std::to_string(minor) + (patch ? "." + std::to_string(patch) : "");
 }
 
+// Links of the route between two node indices, as the transfers count them: our topology's DOR
+// distance, or on an XML platform the length of SimGrid's route between the hosts run.json names.
+// Empty when neither is known (message_hops is then absent, not guessed from coordinates).
+std::function<int(int, int)> route_hops(const RunDescription& d)
+{
+  if (const platform::Topology* t = parts::loaded_topology())
+    return [t](int a, int b) { return t->dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b)); };
+  if (d.hosts.empty())
+    return {};
+  return [&d](int a, int b) {
+    sg4::Host* src = sg4::Host::by_name_or_null(d.hosts.at(a));
+    sg4::Host* dst = sg4::Host::by_name_or_null(d.hosts.at(b));
+    if (!src || !dst)
+      throw std::runtime_error("run.json names host " + d.hosts.at(src ? b : a) + ", which the platform lacks");
+    std::vector<sg4::Link*> links;
+    src->route_to(dst, links, nullptr);
+    return static_cast<int>(links.size());
+  };
+}
+
 // platform, ranks, mode, program or trace, and the mapping with its metrics.
 void add_description(Results& results, bool observed)
 {
@@ -36,12 +56,8 @@ void add_description(Results& results, bool observed)
   if (!d)
     return;
   std::optional<mapping::Metrics> metrics;
-  if (auto matrix = metrics_matrix(*d, parts::run_record(), observed)) {
-    std::function<int(int, int)> hops;
-    if (const platform::Topology* t = parts::loaded_topology())
-      hops = [t](int a, int b) { return t->dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b)); };
-    metrics = mapping_metrics(*d, *matrix, hops);
-  }
+  if (auto matrix = metrics_matrix(*d, parts::run_record(), observed))
+    metrics = mapping_metrics(*d, *matrix, route_hops(*d));
   add_run_description(results, *d, metrics);
 }
 

@@ -20,7 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 FIXED = ["run", "status", "ranks", "nodes", "nodes_used", "makespan_s", "energy_j", "host_energy_j",
-         "link_energy_j", "messages", "bytes", "total_hops", "mapping", "link_model", "governor",
+         "link_energy_j", "messages", "bytes", "transfer_hops", "message_hops", "mapping", "link_model", "governor",
          "pstate_switches", "migrations", "result_dir", "log"]
 SIZE_AXES = {"platform", "np", "seed"}  # the x axis and the repetitions, not a series
 

@@ -2,9 +2,15 @@
 """The demonstration study: the six simulations of seed 004 (Ciorba et al. 2014, Section 4).
 
 As in the paper, the application runs once and its trace drives the six simulations, so every
-mapping and model sees exactly the same workload: lu_like with 81 ranks is emulated once on the
-3x3x3 HAEC box and recorded as a SimGrid time-independent trace, then replayed with mappings
-xyz / block-xyz / random and link models DOR and PNC. Prints one table (mapping, model, makespan,
+mapping and model sees exactly the same workload: lu_like with 81 ranks runs once on the 3x3x3
+HAEC box and is recorded as a SimGrid time-independent trace, then replayed with mappings
+xyz / block-xyz / random and link models DOR and PNC.
+
+The recording is deterministic: lu_like runs with --mode flops (its kernels count their
+floating-point operations and charge that count with smpi_execute_flops) under
+--cfg=smpi/simulate-computation:no (SMPI does not add the measured CPU time). The table is then the
+same on every machine and for every --host-speed (which only converts measured CPU time, unused
+here); tests/integration/test_demo_reproducible.sh checks it. Prints one table (mapping, model, makespan,
 mean transfer time per message size, IaNLC, IeNLC), writes the result directories, and checks
 every message against the independent Python implementation of Eq. (1)-(2)
 (tests/verify/verify_messages.py).
@@ -33,6 +39,8 @@ def main():
     ap.add_argument("--ranks", type=int, default=81)
     ap.add_argument("--iterations", type=int, default=40, help="lu_like iterations")
     ap.add_argument("--sizes", type=int, default=4, help="message sizes shown in the table (most frequent first)")
+    ap.add_argument("--host-speed", default="1Gf",
+                    help="smpi/host-speed of the recording (converts measured CPU time; unused by the flops mode)")
     args = ap.parse_args()
 
     haec = os.path.join(args.build, "bin", "haec")
@@ -54,8 +62,9 @@ def main():
     with open(os.path.join(record, "simgrid.log"), "w") as log:
         subprocess.run(["smpirun", "-np", str(args.ranks), "-platform", suite, "-hostfile",
                         os.path.join(record, "hostfile"), f"--cfg=haec/platform:{platform_json}",
-                        "--cfg=smpi/host-speed:1Gf", "-trace-ti", f"--cfg=tracing/filename:{trace}", app,
-                        str(args.iterations)], env=env, check=True, stdout=log, stderr=log)
+                        f"--cfg=smpi/host-speed:{args.host_speed}", "--cfg=smpi/simulate-computation:no",
+                        "-trace-ti", f"--cfg=tracing/filename:{trace}", app, str(args.iterations), "--mode", "flops"],
+                       env=env, check=True, stdout=log, stderr=log)
 
     # 2. Six replays of that trace.
     rows = []
@@ -93,8 +102,8 @@ def main():
     widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
     lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths)) for r in [header] + table]
     print()
-    print(f"seed 004 demonstration: lu_like {args.iterations} iterations, {args.ranks} ranks, {args.platform}, "
-          "one recorded trace replayed six times")
+    print(f"seed 004 demonstration: lu_like {args.iterations} iterations (counted flops), {args.ranks} ranks, "
+          f"{args.platform}, one recorded trace replayed six times")
     print("\n".join(lines))
     print("independent check (tests/verify/verify_messages.py): " + rows[0][4])
     os.makedirs(args.out, exist_ok=True)

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""DVFS governor experiment (issue: DVFS governors; thesis 002 §9.4.1, MODELS.md §5).
+"""DVFS governor experiment (issue: DVFS governors; thesis 002 §9.4.1, docs/MODELS.md §5).
 
 16 ranks of apps/stencil_imbalance on 16 taurus-like nodes (one rank per node): the program runs
 once under SMPI and is recorded as a time-independent trace; the trace is replayed with every
 governor, so all of them see exactly the same workload, as in the thesis. Prints the table of
-MODELS.md §5 (governor, makespan, energy, saving %), each governor's saving as a fraction of the
+docs/MODELS.md §5 (governor, makespan, energy, saving %), each governor's saving as a fraction of the
 offline optimum (computed by the DVFS plugin from the performance run), and the per-host idle
 table for performance and for the best governor. Writes everything to OUT (summary.md, table.csv).
 

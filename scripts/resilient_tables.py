@@ -4,9 +4,9 @@
 apps/lu_like and apps/bt_like are recorded once as time-independent traces (DIMS ranks), then
 replayed on a DIMS mesh and torus with Gemini-like links (9.375 GB/s, 1.27 us), under the xyz and
 min-md mappings (min-md from the trace's traffic), with DOR_r, PNC_r and NCD_r (loss p per link,
-preset paper by default: MODELS.md 3.2 Table 2). Writes:
+preset paper by default: docs/MODELS.md 3.2 Table 2). Writes:
   OUT/transfer_times.csv  app,topology,mapping,model,bytes,count,mean_transfer_us   (Tables 3-6)
-  OUT/hops.csv            app,topology,mapping,total_hops,messages                  (Tables 7-8)
+  OUT/hops.csv            app,topology,mapping,transfer_hops,messages                 (Tables 7-8)
   OUT/summary.md          the tables as in the paper, and the two published trends checked
 Exit status 1 when the published trend for large messages does not hold (NCD_r <= PNC_r <= DOR_r
 for every size >= 100 KB); the hop totals of min-md and xyz are reported (min-md is expected to
@@ -88,7 +88,7 @@ def main():
                             with open(os.path.join(res, "summary.json")) as f:
                                 s = json.load(f)
                             hops.append({"app": app, "topology": topo, "mapping": mapping,
-                                         "total_hops": s["total_hops"], "messages": s["messages"]})
+                                         "transfer_hops": s["transfer_hops"], "messages": s["messages"]})
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -127,10 +127,10 @@ def main():
                     checked.append(big)
                     if not (n <= p * (1 + 1e-9) and p <= d * (1 + 1e-9)):
                         failures.append(f"{app} {topo} {mapping} {big} B: NCD_r {n:.2f} PNC_r {p:.2f} DOR_r {d:.2f} us")
-    md.append("\n## Total hops of all point-to-point transfers (Tables 7-8)\n")
+    md.append("\n## Transfer hops of all point-to-point transfers (Tables 7-8)\n")
     md.append("| topology | mapping | " + " | ".join(app_commands(a.build, a.iters)) + " |")
     md.append("|---|---|" + "---|" * len(app_commands(a.build, a.iters)))
-    total = {(h["app"], h["topology"], h["mapping"]): h["total_hops"] for h in hops}
+    total = {(h["app"], h["topology"], h["mapping"]): h["transfer_hops"] for h in hops}
     for topo in TOPOLOGIES:
         for mapping in MAPPINGS:
             md.append(f"| {topo} | {mapping} | " +

@@ -1,6 +1,7 @@
 #include "power_fit.hpp"
 
 #include "input_error.hpp"
+#include "measurement_table.hpp"
 #include "smpi_costs.hpp" // number_text
 #include "text.hpp"
 #include "units.hpp"
@@ -13,36 +14,20 @@ namespace haec::calibration {
 
 PowerLog parse_power_log(const std::string& text, const std::string& file)
 {
-  const auto lines = text::split(text, '\n');
   PowerLog log;
-  bool header = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string where = file + ":" + std::to_string(i + 1);
-    const std::string line  = text::trim(lines[i]);
-    if (line.empty() || line[0] == '#')
-      continue;
-    if (!header) {
-      if (line != "time,watts")
-        throw InputError(where, "header is '" + line + "', expected 'time,watts'", "give a wattmeter log");
-      header = true;
-      continue;
-    }
-    const auto f = text::split(line, ',');
-    if (f.size() != 2)
-      throw InputError(where, "has " + std::to_string(f.size()) + " fields, expected 2 (time,watts)",
-                       "the log looks truncated");
-    const double t = units::parse_number(text::trim(f[0]), where + ": time");
-    const double w = units::parse_number(text::trim(f[1]), where + ": watts");
-    if (!log.time.empty() && t <= log.time.back())
-      throw InputError(where, "time " + text::trim(f[0]) + " is not after the previous sample's",
-                       "times must increase");
-    if (w < 0)
-      throw InputError(where, "negative power " + text::trim(f[1]), "watts are >= 0");
-    log.time.push_back(t);
-    log.watts.push_back(w);
-  }
-  if (!header)
-    throw InputError(file, "is empty", "give a wattmeter log (time,watts)");
+  const TableFormat format{"time,watts", "give a wattmeter log", "the log looks truncated"};
+  for_each_measurement(text, file, format, "give a wattmeter log (time,watts)",
+                       [&](const std::vector<std::string>& f, const std::string& where, size_t) {
+                         const double t = units::parse_number(f[0], where + ": time");
+                         const double w = units::parse_number(f[1], where + ": watts");
+                         if (!log.time.empty() && t <= log.time.back())
+                           throw InputError(where, "time " + f[0] + " is not after the previous sample's",
+                                            "times must increase");
+                         if (w < 0)
+                           throw InputError(where, "negative power " + f[1], "watts are >= 0");
+                         log.time.push_back(t);
+                         log.watts.push_back(w);
+                       });
   if (log.time.size() < 2)
     throw InputError(file, "has " + std::to_string(log.time.size()) + " sample(s), at least 2 are needed",
                      "log the whole run");
@@ -67,33 +52,20 @@ double steady_power(const PowerLog& log, const std::string& file, double trim)
 
 std::vector<ManifestEntry> parse_manifest(const std::string& text, const std::string& file)
 {
-  const auto lines = text::split(text, '\n');
   std::vector<ManifestEntry> out;
   std::set<std::pair<int, std::string>> seen;
-  bool header = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string where = file + ":" + std::to_string(i + 1);
-    const std::string line  = text::trim(lines[i]);
-    if (line.empty() || line[0] == '#')
-      continue;
-    if (!header) {
-      if (line != "pstate,load,file")
-        throw InputError(where, "header is '" + line + "', expected 'pstate,load,file'", "see calibration/README.md");
-      header = true;
-      continue;
-    }
-    const auto f = text::split(line, ',');
-    if (f.size() != 3)
-      throw InputError(where, "has " + std::to_string(f.size()) + " fields, expected 3 (pstate,load,file)",
-                       "the manifest looks truncated");
-    ManifestEntry e{static_cast<int>(units::parse_integer(text::trim(f[0]), where + ": pstate")), text::trim(f[1]),
-                    text::trim(f[2]), static_cast<int>(i + 1)};
-    if (e.load != "idle" && e.load != "one" && e.load != "all")
-      throw InputError(where, "load '" + e.load + "'", "use idle, one or all");
-    if (!seen.insert({e.pstate, e.load}).second)
-      throw InputError(where, "pstate " + std::to_string(e.pstate) + " " + e.load + " given twice", "keep one");
-    out.push_back(e);
-  }
+  const TableFormat format{"pstate,load,file", "see calibration/README.md", "the manifest looks truncated"};
+  for_each_measurement(text, file, format, "one line per pstate and load (idle, one, all)",
+                       [&](const std::vector<std::string>& f, const std::string& where, size_t line) {
+                         ManifestEntry e{static_cast<int>(units::parse_integer(f[0], where + ": pstate")), f[1], f[2],
+                                         static_cast<int>(line)};
+                         if (e.load != "idle" && e.load != "one" && e.load != "all")
+                           throw InputError(where, "load '" + e.load + "'", "use idle, one or all");
+                         if (!seen.insert({e.pstate, e.load}).second)
+                           throw InputError(where, "pstate " + std::to_string(e.pstate) + " " + e.load + " given twice",
+                                            "keep one");
+                         out.push_back(e);
+                       });
   if (out.empty())
     throw InputError(file, "lists no measurement", "one line per pstate and load (idle, one, all)");
   int pstates = 0;

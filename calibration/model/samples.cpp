@@ -1,6 +1,7 @@
 #include "samples.hpp"
 
 #include "input_error.hpp"
+#include "measurement_table.hpp"
 #include "text.hpp"
 #include "units.hpp"
 
@@ -13,44 +14,32 @@ namespace haec::calibration {
 namespace {
 const char* const kOps[] = {"MPI_Send", "MPI_Isend", "MPI_Recv", "PingPong", "MPI_Ssend"};
 const char* const kHeader = "op,size,start,duration";
+
+Sample parse_sample(const std::vector<std::string>& f, const std::string& where)
+{
+  Sample s;
+  s.op = f[0];
+  if (std::find(std::begin(kOps), std::end(kOps), s.op) == std::end(kOps))
+    throw InputError(where, "unknown operation '" + s.op + "'", "use MPI_Send, MPI_Isend, MPI_Recv, PingPong or MPI_Ssend");
+  s.size     = units::parse_integer(f[1], where + ": size");
+  s.start    = units::parse_number(f[2], where + ": start");
+  s.duration = units::parse_number(f[3], where + ": duration");
+  if (s.duration < 0)
+    throw InputError(where, "negative duration " + f[3], "durations are elapsed seconds");
+  if (s.size > (1LL << 31) - 1)
+    throw InputError(where, "size " + f[1] + " does not fit an int", "SMPI sizes are ints");
+  return s;
+}
 } // namespace
 
 std::vector<Sample> parse_samples(const std::string& text, const std::string& file)
 {
-  const auto lines = text::split(text, '\n');
   std::vector<Sample> out;
-  bool header = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string where = file + ":" + std::to_string(i + 1);
-    const std::string line  = text::trim(lines[i]);
-    if (line.empty() || line[0] == '#')
-      continue;
-    if (!header) {
-      if (line != kHeader)
-        throw InputError(where, "header is '" + line + "', expected '" + kHeader + "'",
-                         "give the CSV that calibration/net wrote");
-      header = true;
-      continue;
-    }
-    const auto f = text::split(line, ',');
-    if (f.size() != 4)
-      throw InputError(where, "has " + std::to_string(f.size()) + " fields, expected 4 (op,size,start,duration)",
-                       "the file looks truncated; measure again");
-    Sample s;
-    s.op = text::trim(f[0]);
-    if (std::find(std::begin(kOps), std::end(kOps), s.op) == std::end(kOps))
-      throw InputError(where, "unknown operation '" + s.op + "'", "use MPI_Send, MPI_Isend, MPI_Recv, PingPong or MPI_Ssend");
-    s.size     = units::parse_integer(text::trim(f[1]), where + ": size");
-    s.start    = units::parse_number(text::trim(f[2]), where + ": start");
-    s.duration = units::parse_number(text::trim(f[3]), where + ": duration");
-    if (s.duration < 0)
-      throw InputError(where, "negative duration " + text::trim(f[3]), "durations are elapsed seconds");
-    if (s.size > (1LL << 31) - 1)
-      throw InputError(where, "size " + text::trim(f[1]) + " does not fit an int", "SMPI sizes are ints");
-    out.push_back(s);
-  }
-  if (!header)
-    throw InputError(file, "is empty", "give the CSV that calibration/net wrote");
+  const TableFormat format{kHeader, "give the CSV that calibration/net wrote", "the file looks truncated; measure again"};
+  for_each_measurement(text, file, format, "give the CSV that calibration/net wrote",
+                       [&](const std::vector<std::string>& f, const std::string& where, size_t) {
+                         out.push_back(parse_sample(f, where));
+                       });
   if (out.empty())
     throw InputError(file, "has a header but no samples", "the measurement did not finish; measure again");
   return out;

@@ -66,7 +66,7 @@ void add_run_record(Results& results, const RunRecord& r, const RecordOutput& ou
 {
   results.add_summary("messages", std::to_string(r.transfers()));
   results.add_summary("bytes", std::to_string(r.bytes()));
-  results.add_summary("total_hops", std::to_string(r.total_hops()));
+  results.add_summary("transfer_hops", std::to_string(r.transfer_hops()));
   if (output.messages_observed)
     results.add_summary("app_messages", std::to_string(r.logical_messages()));
   if (output.messages_csv)

@@ -88,6 +88,12 @@ std::string to_json_text(const RunDescription& d)
   for (auto const& [node, c] : d.coords)
     coords.push_back({node, c[0], c[1], c[2]});
   j["coords"] = coords;
+  if (!d.hosts.empty()) {
+    json hosts = json::array();
+    for (auto const& [node, name] : d.hosts)
+      hosts.push_back({node, name});
+    j["hosts"] = hosts;
+  }
   return j.dump() + "\n";
 }
 
@@ -112,6 +118,9 @@ RunDescription read_run_description(const std::string& path)
     d.placement = j.at("placement").get<std::vector<int>>();
     for (auto const& c : j.at("coords"))
       d.coords[c.at(0).get<int>()] = {c.at(1).get<int>(), c.at(2).get<int>(), c.at(3).get<int>()};
+    if (j.contains("hosts"))
+      for (auto const& h : j.at("hosts"))
+        d.hosts[h.at(0).get<int>()] = h.at(1).get<std::string>();
     if (d.ranks <= 0 || static_cast<int>(d.placement.size()) != d.ranks)
       throw InputError(path, "places " + std::to_string(d.placement.size()) + " ranks of " + std::to_string(d.ranks),
                        fix);
@@ -137,12 +146,7 @@ std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const
 mapping::Metrics mapping_metrics(const RunDescription& d, const mapping::CommMatrix& matrix,
                                  const std::function<int(int, int)>& hops)
 {
-  auto manhattan = [&d](int a, int b) {
-    const auto& ca = d.coords.at(a);
-    const auto& cb = d.coords.at(b);
-    return std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2]);
-  };
-  return mapping::compute_metrics(matrix, d.placement, hops ? hops : std::function<int(int, int)>(manhattan));
+  return mapping::compute_metrics(matrix, d.placement, hops);
 }
 
 void add_run_description(Results& results, const RunDescription& d, const std::optional<mapping::Metrics>& metrics)
@@ -166,7 +170,8 @@ void add_run_description(Results& results, const RunDescription& d, const std::o
     k["ienlc_avg"]  = json::parse(units::exact(metrics->ienlc_avg)); // 48, not 48.0, as before
     k["ienlc_min"]  = metrics->ienlc_min;
     k["ienlc_max"]  = metrics->ienlc_max;
-    k["total_hops"] = metrics->total_hops;
+    if (metrics->message_hops)
+      k["message_hops"] = *metrics->message_hops;
     m["metrics"]    = k;
   }
   results.add_summary("mapping", m.dump());

@@ -28,6 +28,7 @@ struct RunDescription {
   std::optional<mapping::CommMatrix> traffic; // its matrix, read by haec run: the metrics use it
   std::vector<int> placement;   // rank -> node index (the platform's xyz order)
   std::map<int, std::array<int, 3>> coords; // node index -> coordinates, for the nodes used
+  std::map<int, std::string> hosts;          // node index -> host name, for the nodes used (XML platforms)
 };
 
 std::string to_json_text(const RunDescription& d);
@@ -38,7 +39,7 @@ RunDescription read_run_description(const std::string& path);
 // logical messages (nullopt when they were not observed).
 std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const RunRecord& record,
                                                   bool messages_observed);
-// `hops` between node indices; nullptr: the Manhattan distance of their coordinates.
+// `hops` between node indices (links of the platform's routes); empty: message_hops is absent.
 mapping::Metrics mapping_metrics(const RunDescription& d, const mapping::CommMatrix& matrix,
                                  const std::function<int(int, int)>& hops);
 // summary.json's platform, ranks, mode, program or trace, and mapping (with metrics when given).

@@ -20,7 +20,7 @@ void RunRecord::add_transfer(const Transfer& t)
 {
   ++transfers_;
   bytes_ += t.bytes;
-  total_hops_ += static_cast<uint64_t>(t.hops);
+  transfer_hops_ += static_cast<uint64_t>(t.hops);
   ++hop_histogram_[t.hops];
   double duration = t.end - t.start;
   auto& s         = by_size_[t.bytes];
@@ -78,10 +78,10 @@ std::string RunRecord::msg_sizes_csv() const
 std::string RunRecord::hops_csv() const
 {
   std::ostringstream out;
-  out << "hops,messages\n";
+  out << "hops,transfers\n";
   for (auto const& [hops, count] : hop_histogram_)
     out << hops << ',' << count << '\n';
-  out << "total_hops," << total_hops_ << '\n';
+  out << "transfer_hops," << transfer_hops_ << '\n';
   return out.str();
 }
 

@@ -42,7 +42,7 @@ public:
 
   uint64_t transfers() const { return transfers_; }
   uint64_t bytes() const { return bytes_; }
-  uint64_t total_hops() const { return total_hops_; }
+  uint64_t transfer_hops() const { return transfer_hops_; } // links crossed, summed over network transfers
   uint64_t logical_messages() const { return logical_messages_; }
   const std::map<uint64_t, SizeStats>& by_size() const { return by_size_; }
   // (src, dst) -> (messages, bytes): sent, and received (replay only).
@@ -61,7 +61,7 @@ private:
   std::vector<std::string> node_names_;
   std::map<std::string, uint32_t> node_ids_;
   std::vector<Transfer> kept_;
-  uint64_t transfers_ = 0, bytes_ = 0, total_hops_ = 0, logical_messages_ = 0;
+  uint64_t transfers_ = 0, bytes_ = 0, transfer_hops_ = 0, logical_messages_ = 0;
   std::map<uint64_t, SizeStats> by_size_;
   std::map<int, uint64_t> hop_histogram_;
   PairCounts traffic_, received_;

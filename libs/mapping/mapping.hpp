@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,9 +85,13 @@ struct Metrics {
   uint64_t ienlc = 0;          // of which on different nodes
   double ienlc_avg = 0;        // per communicating node pair (pairs with > 0 inter-node messages)
   uint64_t ienlc_min = 0, ienlc_max = 0;
-  uint64_t total_hops = 0;     // sum over messages of hops(node(src), node(dst))
+  // Sum over logical point-to-point messages of hops(node(src), node(dst)): the application's
+  // messages, not the network transfers (which add collectives; summary.json's transfer_hops).
+  // Absent when no hop count of the platform's routes is known.
+  std::optional<uint64_t> message_hops;
 };
-// hops(a, b) gives the route length between node indices a and b.
+// hops(a, b) gives the route length (links) between node indices a and b; an empty function:
+// message_hops is absent.
 Metrics compute_metrics(const CommMatrix& matrix, const std::vector<int>& assignment,
                         const std::function<int(int, int)>& hops);
 

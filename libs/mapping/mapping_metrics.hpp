@@ -1,6 +1,7 @@
 // Every figure `haec map` reports for a mapping (README: Mappings): seed 004's message counts plus
 // hop-bytes, dilation, link load and the wireless share. Pure: cmd_map and the run record both call
-// compute_mapping_metrics. A figure the inputs cannot give is absent, never 0.
+// compute_mapping_metrics. A figure the inputs cannot give is absent, never 0: without
+// target.hops (an XML platform too large for its route table) no hop figure is given.
 #pragma once
 #include "mapping.hpp"
 #include "target.hpp"
@@ -10,7 +11,7 @@
 namespace haec::mapping {
 
 struct MappingMetrics {
-  Metrics counts;                          // IePLC, IaNLC, IeNLC, total hops (counts.has_messages)
+  Metrics counts;                          // IePLC, IaNLC, IeNLC, message hops (counts.has_messages)
   std::optional<uint64_t> total_bytes;     // bytes of all point-to-point messages (bytes known)
   std::optional<uint64_t> hop_bytes;       // sum over (src, dst) of bytes x hops(node(src), node(dst))
   std::optional<double> avg_dilation;      // hop_bytes / total_bytes: mean hops per byte (bytes > 0)

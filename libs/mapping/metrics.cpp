@@ -19,6 +19,7 @@ Metrics compute_metrics(const CommMatrix& matrix, const std::vector<int>& assign
   m.has_messages = matrix.has_messages;
   if (!matrix.has_messages) // sizes only (a MapLib .size.csv without its .count.csv)
     return m;
+  uint64_t message_hops = 0;
   // Inter-node messages per unordered node pair {lo, hi}, both directions summed (seed 004 counts
   // node-to-node communications, not directed links). Ordered map: deterministic iteration.
   std::map<std::pair<int, int>, uint64_t> per_pair;
@@ -35,13 +36,17 @@ Metrics compute_metrics(const CommMatrix& matrix, const std::vector<int>& assign
       }
       m.ienlc += k;
       per_pair[{std::min(a, b), std::max(a, b)}] += k;
+      if (!hops)
+        continue;
       const int h = hops(a, b); // same node: 0 hops, hops() is not asked
       if (h < 0)
         throw InputError("mapping metrics", "negative hop count " + std::to_string(h) + " between nodes " +
                                                 std::to_string(a) + " and " + std::to_string(b),
                          "give a hops function of the platform's routes");
-      m.total_hops += k * static_cast<uint64_t>(h);
+      message_hops += k * static_cast<uint64_t>(h);
     }
+  if (hops)
+    m.message_hops = message_hops;
   if (!per_pair.empty()) {
     m.ienlc_min = std::numeric_limits<uint64_t>::max();
     for (auto const& [pair, k] : per_pair) {

@@ -53,7 +53,8 @@ void add_byte_metrics(MappingMetrics& r, const CommMatrix& m, const std::vector<
   std::vector<uint64_t> load(t.has_routes() ? t.link_class_of.size() : 0, 0);
   std::vector<uint32_t> route;
   for (auto const& [nodes, bytes] : pairs) {
-    hop_bytes += bytes * static_cast<uint64_t>(t.hops(nodes.first, nodes.second));
+    if (t.hops)
+      hop_bytes += bytes * static_cast<uint64_t>(t.hops(nodes.first, nodes.second));
     if (wl >= 0 && t.profile)
       wireless_bytes += bytes * t.profile(nodes.first, nodes.second).hops[static_cast<size_t>(wl)];
     if (t.has_routes()) {
@@ -63,7 +64,9 @@ void add_byte_metrics(MappingMetrics& r, const CommMatrix& m, const std::vector<
     }
   }
   r.total_bytes = total;
-  r.hop_bytes   = hop_bytes;
+  if (!t.hops) // no hop count of the platform's routes: no hop figure
+    return;
+  r.hop_bytes = hop_bytes;
   if (total > 0)
     r.avg_dilation = static_cast<double>(hop_bytes) / static_cast<double>(total);
   if (t.has_routes())
@@ -90,7 +93,7 @@ MappingMetrics compute_mapping_metrics(const CommMatrix& m, const std::vector<in
   for (int s = 0; s < m.ranks; ++s)
     for (int d = 0; d < m.ranks; ++d) {
       const bool talks = (m.has_messages && m.msgs(s, d) > 0) || (m.has_bytes && m.byte_count(s, d) > 0);
-      if (talks && s != d)
+      if (talks && s != d && t.hops)
         max_dilation = std::max(max_dilation, a[s] == a[d] ? 0 : t.hops(a[s], a[d]));
     }
   if (max_dilation >= 0)

@@ -38,7 +38,9 @@ struct Target {
   std::array<int, 3> dims{1, 1, 1}; // grid extent ({N,1,1} for clusters and XML platforms)
   Shape shape = Shape::Other;
   int cores   = 1;                  // per node
-  std::function<int(int, int)> hops; // DOR route length between node indices (0 on one node)
+  // Route length in links between node indices (0 on one node): DOR on our topologies, SimGrid's
+  // routes on XML platforms; empty when unknown (hop figures are then absent).
+  std::function<int(int, int)> hops;
 
   // Generated platforms only (empty for a SimGrid XML platform, whose routes we do not know):
   std::vector<LinkClass> link_classes;

@@ -149,6 +149,26 @@ std::vector<sg4::Host*> ordered_hosts()
   return hosts;
 }
 
+// A host without a power profile would report 0 J: refused before the run (exit 2), naming the
+// first such host. Hosts with the old SimGrid names get parse_host_power's own message.
+void refuse_hosts_without_power()
+{
+  for (sg4::Host* h : ordered_hosts()) {
+    bool has = false;
+    for (const char* name : {"wattage_per_state", "haec:wattage_calibration", "watt_per_state", "watt_off"})
+      has = has || h->get_property(name) != nullptr;
+    if (has)
+      continue;
+    const bool generated = h->get_property("haec:node") != nullptr; // built from a platform spec
+    core::reject_setting(InputError("host " + h->get_name(), "has no power profile (no wattage_per_state property)",
+                                    generated ? "add wattage=idle:epsilon:all_cores/... (one per pstate) to the "
+                                                "platform spec, or run without energy"
+                                              : "give every host wattage_per_state=\"idle:epsilon:all_cores,...\" "
+                                                "(one per pstate), or run without energy")
+                             .what());
+  }
+}
+
 void PowerPlugin::start()
 {
   config_ = core::configure(power_config);
@@ -164,6 +184,7 @@ void PowerPlugin::start()
   polling_share_ = config_.polling ? *config_.polling : simgrid::config::get_value<double>("smpi/iprobe-cpu-usage");
   envelope_      = core::smpi_envelope();
   crosstraffic_  = simgrid::config::get_value<bool>("network/crosstraffic");
+  refuse_hosts_without_power();
   const double now = sg4::Engine::get_clock();
   try { // the platform's power properties: wrong ones make the run's energy wrong
     setup_hosts(now);
@@ -182,15 +203,12 @@ void PowerPlugin::start()
 
 void PowerPlugin::setup_hosts(double now)
 {
-  size_t without = 0;
-  hosts_         = ordered_hosts();
+  hosts_ = ordered_hosts();
   for (size_t i = 0; i < hosts_.size(); ++i) {
     sg4::Host* h = hosts_[i];
     auto profile = parse_host_power(
         h->get_name(), [h](const std::string& name) { return h->get_property(name); }, h->get_pstate_count(),
         h->get_core_count());
-    if (!profile.has_profile())
-      ++without;
     HostEnergyMeter meter(std::move(profile), h->get_pstate_count(), now);
     meter.set_pstate(static_cast<int>(h->get_pstate()), now);
     meter.set_on(h->is_on(), now);
@@ -204,9 +222,6 @@ void PowerPlugin::setup_hosts(double now)
     h->extension_set(new HostPower(i, std::move(meter), polling));
     host_names_.push_back(h->get_name());
   }
-  if (without > 0)
-    XBT_WARN("%zu of %zu hosts have no wattage_per_state or haec:wattage_calibration property: they draw 0 W", without,
-             hosts_.size());
 }
 
 void PowerPlugin::setup_links(double now)

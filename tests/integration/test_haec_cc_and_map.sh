@@ -28,9 +28,9 @@ for strategy in xyz block-xyz random min-md; do
     | tee "map-$strategy.txt"
   [ "$(grep -c . "map-$strategy/hostfile")" -eq 27 ] && head -1 "map-$strategy/mapping.txt" | grep -q "$strategy"
 done
-# min-md puts communicating ranks next to each other: far fewer total hops than random. (xyz
+# min-md puts communicating ranks next to each other: far fewer message hops than random. (xyz
 # already fits lu_like's 9x3 grid on this box, so min-md, a greedy heuristic, need not beat it.)
-hops() { grep -o "total hops [0-9]*" "map-$1.txt" | awk '{print $3}'; }
+hops() { grep -o "message hops [0-9]*" "map-$1.txt" | awk '{print $3}'; }
 [ "$(hops min-md)" -lt "$(hops random)" ] || { echo "FAIL: min-md $(hops min-md) hops, random $(hops random)"; exit 1; }
 # The mapping file a run wrote is a valid --mapping-file for another run.
 "$haec" run --platform haec-box:3x3x3 --mapping-file map-min-md/mapping.txt -np 27 --out rerun --quiet -- ./lu_like 1
@@ -55,4 +55,4 @@ if command -v gfortran > /dev/null; then
   grep -q "fortran ranks *4" fortran/stdout.txt
   echo "haec f77: ok"
 fi
-echo "total hops: min-md $(hops min-md), xyz $(hops xyz), random $(hops random)"
+echo "message hops: min-md $(hops min-md), xyz $(hops xyz), random $(hops random)"

@@ -91,7 +91,7 @@ for s in strategies:
     assert m["max_link_load"] == max(load.values()), (s, m["max_link_load"], max(load.values()))
     assert abs(m["wireless_share"] - wireless / hop_bytes) < 1e-12, s
     assert m["total_bytes"] == sum(map(sum, size)), s
-    for key in ("avg_dilation", "max_dilation", "ieplc", "ienlc", "total_hops"):
+    for key in ("avg_dilation", "max_dilation", "ieplc", "ienlc", "message_hops"):
         assert key in m, (s, key)
     hb[s] = hop_bytes
 worse = [s for s in strategies if hb["auto"] > hb[s]]

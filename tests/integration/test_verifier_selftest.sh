@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The independent verifier (tests/verify/verify_messages.py) on result directories written by hand,
-# with model times worked out by hand from MODELS.md §3.1: it accepts them, and it rejects a model
+# with model times worked out by hand from docs/MODELS.md §3.1: it accepts them, and it rejects a model
 # time 2 ps off, a wrong hop count, a routing option it must honour, and a wrong derived parameter.
 # Needs only the source dir ($2); the build dir ($1) is not used.
 set -euo pipefail

@@ -71,6 +71,7 @@ TEST(RunDescription, RoundTripsAndComputesMetrics)
   d.seed      = 7;
   d.placement = {0, 1, 1};
   d.coords    = {{0, {0, 0, 0}}, {1, {1, 0, 0}}};
+  d.hosts     = {{0, "node-0"}, {1, "node-1"}};
   const auto path = std::filesystem::temp_directory_path() / ("haec_run_" + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << to_json_text(d);
   RunDescription back = read_run_description(path.string());
@@ -79,6 +80,7 @@ TEST(RunDescription, RoundTripsAndComputesMetrics)
   EXPECT_EQ(back.placement, d.placement);
   EXPECT_EQ(*back.seed, 7u);
   EXPECT_EQ(back.coords.at(1)[0], 1);
+  EXPECT_EQ(back.hosts, d.hosts);
 
   RunRecord r(false);
   r.add_logical_message(0, 1, 10); // inter-node, 1 hop
@@ -86,11 +88,15 @@ TEST(RunDescription, RoundTripsAndComputesMetrics)
   r.add_logical_message(2, 0, 10); // inter-node
   auto matrix = metrics_matrix(back, r, true);
   ASSERT_TRUE(matrix);
-  auto m = mapping_metrics(back, *matrix, nullptr); // Manhattan distance of the coordinates
+  auto m = mapping_metrics(back, *matrix, [](int, int) { return 1; }); // a 1-link route between the nodes
   EXPECT_EQ(m.ieplc, 3u);
   EXPECT_EQ(m.ianlc, 1u);
   EXPECT_EQ(m.ienlc, 2u);
-  EXPECT_EQ(m.total_hops, 2u);
+  EXPECT_EQ(m.message_hops, 2u);
+  // Without route lengths the figure is absent, never guessed from coordinates.
+  auto unknown = mapping_metrics(back, *matrix, nullptr);
+  EXPECT_EQ(unknown.ienlc, 2u);
+  EXPECT_FALSE(unknown.message_hops);
   EXPECT_FALSE(metrics_matrix(back, r, false)); // messages not observed, no --traffic
 }
 

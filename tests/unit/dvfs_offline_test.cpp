@@ -28,7 +28,7 @@ HostModel taurus7()
 }
 } // namespace
 
-// MODELS.md §4: 1 s of 2300 MHz work at 1200 MHz costs 240.06 J against 179.25 J. With no idle
+// docs/MODELS.md §4: 1 s of 2300 MHz work at 1200 MHz costs 240.06 J against 179.25 J. With no idle
 // time to fill (fully loaded node) the optimum keeps the top pstate; with 1.5 s of waiting
 // after it (Figure 9.4) it slows down to 1200 MHz and saves.
 TEST(DvfsOffline, Figure94)

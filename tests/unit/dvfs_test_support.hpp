@@ -1,4 +1,4 @@
-// Shared fixtures of the dvfs_*_test.cpp files: the taurus-8 host of MODELS.md §4 (12 pstates,
+// Shared fixtures of the dvfs_*_test.cpp files: the taurus-8 host of docs/MODELS.md §4 (12 pstates,
 // 2.3 .. 1.2 GHz, thesis 002 Figure 8.7 calibration, 12 cores).
 #pragma once
 #include "governor.hpp"

@@ -37,7 +37,7 @@ TEST(MappingMetrics, HandExample)
   EXPECT_EQ(r.ienlc_min, 2u);   // pairs {0,1}: 2, {1,2}: 4, {0,2}: 1+6 = 7
   EXPECT_EQ(r.ienlc_max, 7u);
   EXPECT_DOUBLE_EQ(r.ienlc_avg, 13.0 / 3.0);
-  EXPECT_EQ(r.total_hops, 20u); // 2*1 + 4*1 + 1*2 + 6*2
+  EXPECT_EQ(r.message_hops, 20u); // 2*1 + 4*1 + 1*2 + 6*2
   EXPECT_EQ(asked_same_node, 0);
 }
 
@@ -52,7 +52,7 @@ TEST(MappingMetrics, NoInterNodeTraffic)
   EXPECT_EQ(r.ienlc_min, 0u);
   EXPECT_EQ(r.ienlc_max, 0u);
   EXPECT_EQ(r.ienlc_avg, 0.0);
-  EXPECT_EQ(r.total_hops, 0u);
+  EXPECT_EQ(r.message_hops, 0u);
 }
 
 TEST(MappingMetrics, Errors)
@@ -95,7 +95,7 @@ TEST(MappingMetrics, StencilXyzVersusBlockXyz)
   EXPECT_EQ(xyz.ieplc, 288u);
   EXPECT_EQ(xyz.ianlc, 0u);
   EXPECT_EQ(xyz.ienlc, 288u);
-  EXPECT_EQ(xyz.total_hops, 396u);
+  EXPECT_EQ(xyz.message_hops, 396u);
   // Node pairs: horizontal edge x->x+1 joins nodes 9(y mod 3)+x, +1; rows with equal y mod 3 share
   // it: 8 * 3 = 24 pairs of 3 rows * 2 = 6 messages. Vertical edges at column x join y mod 3 = 0-1
   // (y = 0,3,6: 6 messages), 1-2 (y = 1,4,7: 6) and 2-0 (y = 2,5: 4): 27 pairs. 51 pairs, 4..6.
@@ -112,10 +112,10 @@ TEST(MappingMetrics, StencilXyzVersusBlockXyz)
   EXPECT_EQ(block.ieplc, 288u);
   EXPECT_EQ(block.ianlc, 108u);
   EXPECT_EQ(block.ienlc, 180u);
-  EXPECT_EQ(block.total_hops, 252u);
+  EXPECT_EQ(block.message_hops, 252u);
   EXPECT_EQ(block.ienlc_min, 2u);
   EXPECT_EQ(block.ienlc_max, 6u);
   EXPECT_DOUBLE_EQ(block.ienlc_avg, 180.0 / 42.0);
   EXPECT_GT(block.ianlc, xyz.ianlc);
-  EXPECT_LT(block.total_hops, xyz.total_hops);
+  EXPECT_LT(block.message_hops, xyz.message_hops);
 }

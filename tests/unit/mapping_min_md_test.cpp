@@ -68,11 +68,11 @@ TEST(MappingMinMd, RingOnThreeByThree)
   auto a = min_md(m, nodes);
   EXPECT_EQ(a, (std::vector<int>{0, 1, 2, 5, 4, 3}));
   auto mm = compute_metrics(m, a, manhattan(nodes));
-  EXPECT_EQ(mm.total_hops, 90u); // 2*(10+9+8+7+6+5) messages x 1 hop
+  EXPECT_EQ(mm.message_hops, 90u); // 2*(10+9+8+7+6+5) messages x 1 hop
   // xyz puts 3 on (0,1) and 5 on (2,1): {2,3} and {0,5} take 3 hops: 64 + 16*3 + 10*3 = 142.
   Request xyz;
   xyz.ranks = 6;
-  EXPECT_EQ(compute_metrics(m, map_ranks(xyz, nodes), manhattan(nodes)).total_hops, 142u);
+  EXPECT_EQ(compute_metrics(m, map_ranks(xyz, nodes), manhattan(nodes)).message_hops, 142u);
 }
 
 TEST(MappingMinMd, StarWidensTheRadius)
@@ -149,8 +149,8 @@ TEST(MappingMinMd, StencilOnHaecBoxEightyOneTwentySevenThirty)
     auto mm   = compute_metrics(m, a, manhattan(nodes));
     EXPECT_EQ(mm.ianlc, c.ianlc) << c.W << "x" << c.H;
     EXPECT_EQ(mm.ienlc, c.ienlc) << c.W << "x" << c.H;
-    EXPECT_EQ(mm.total_hops, c.hops) << c.W << "x" << c.H;
-    EXPECT_EQ(mx.total_hops, c.xyz_hops) << c.W << "x" << c.H;
+    EXPECT_EQ(mm.message_hops, c.hops) << c.W << "x" << c.H;
+    EXPECT_EQ(mx.message_hops, c.xyz_hops) << c.W << "x" << c.H;
   }
   // First placements of the 9x9 stencil (all pairs weigh 2, so (a,b) order decides):
   // {0,1}: 0 -> node 0, 1 -> node 1 (1,0,0). {0,9}: 9 -> node 3 (0,1,0). {1,2}: 2 next to node 1 ->

@@ -42,7 +42,7 @@ TEST(MappingRouteMetrics, HandCaseOnTwoCubedHaecBox)
   EXPECT_EQ(r.counts.ieplc, 5u);
   EXPECT_EQ(r.counts.ianlc, 1u);
   EXPECT_EQ(r.counts.ienlc, 4u);
-  EXPECT_EQ(r.counts.total_hops, 2u * 1 + 1u * 1 + 1u * 3);
+  EXPECT_EQ(r.counts.message_hops, 2u * 1 + 1u * 1 + 1u * 3);
   EXPECT_EQ(r.counts.ienlc_min, 1u);
   EXPECT_EQ(r.counts.ienlc_max, 2u);
   EXPECT_DOUBLE_EQ(r.counts.ienlc_avg, 4.0 / 3.0);
@@ -90,7 +90,7 @@ TEST(MappingRouteMetrics, AbsentWhatTheInputsCannotGive)
   EXPECT_FALSE(r.avg_dilation);
   EXPECT_FALSE(r.max_link_load);
   EXPECT_EQ(*r.max_dilation, 3);
-  EXPECT_EQ(r.counts.total_hops, 6u);
+  EXPECT_EQ(r.counts.message_hops, 6u);
 }
 
 TEST(MappingRouteMetrics, RejectsAssignmentsThatDoNotFit)

@@ -38,11 +38,11 @@ TEST(RunRecord, AggregatesBySizeAndHops)
   r.add_transfer(make(0, 0, 8, 0, 0.0, 0.5, 0.5));
   EXPECT_EQ(r.transfers(), 3u);
   EXPECT_EQ(r.bytes(), 208u);
-  EXPECT_EQ(r.total_hops(), 4u);
+  EXPECT_EQ(r.transfer_hops(), 4u);
   EXPECT_EQ(r.msg_sizes_csv(), "bytes,count,mean_transfer_s,min_transfer_s,max_transfer_s,mean_model_s\n"
                                "8,1,0.5,0.5,0.5,0.5\n"
                                "100,2,2,1,3,1\n");
-  EXPECT_EQ(r.hops_csv(), "hops,messages\n0,1\n2,2\ntotal_hops,4\n");
+  EXPECT_EQ(r.hops_csv(), "hops,transfers\n0,1\n2,2\ntransfer_hops,4\n");
   EXPECT_EQ(r.messages_csv(), "src_rank,dst_rank,src_node,dst_node,bytes,hops,start,end,model_time\n"
                               "0,1,a,b,100,2,0,1,1\n"
                               "1,0,b,a,100,2,1,4,1\n"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Independent check of the HAEC link models DOR and PNC (seed 004 Eq. (1)-(2); MODELS.md §3.1).
+"""Independent check of the HAEC link models DOR and PNC (seed 004 Eq. (1)-(2); docs/MODELS.md §3.1).
 
-Written from MODELS.md, not from the C++ plugin: its own dimension-order routing from the node
+Written from docs/MODELS.md, not from the C++ plugin: its own dimension-order routing from the node
 coordinates, and its own evaluation of the formulas in exact rational arithmetic (fractions), so
 neither the route nor the rounding of the C++ code can hide in the reference.
 
@@ -156,8 +156,8 @@ class Platform:
 # ----- Eq. (1)-(2) -----
 
 class Model:
-    """DOR or PNC of MODELS.md §3.1 with the run's parameters, evaluated exactly; or a resilient
-    model (DOR_r, PNC_r, NCD_r, MODELS.md §3.2) on a loss-free run, where it must reduce to
+    """DOR or PNC of docs/MODELS.md §3.1 with the run's parameters, evaluated exactly; or a resilient
+    model (DOR_r, PNC_r, NCD_r, docs/MODELS.md §3.2) on a loss-free run, where it must reduce to
     Eq. (1)-(2) with the resilient packet layout plus the injection latency d_mpi."""
 
     def __init__(self, protocol, p):
@@ -308,7 +308,7 @@ def main():
                 theirs = exact(reported[key], f"link_params.{key}")
                 if abs(theirs - ours) > abs(ours) * Fraction(1, 10**12):
                     offenders.append(f"summary.json: link_params.{key} = {float(theirs)!r}, "
-                                     f"MODELS.md §3.1 gives {float(ours)!r}")
+                                     f"docs/MODELS.md §3.1 gives {float(ours)!r}")
 
         routes, times = {}, {}
         for line, r in enumerate(rows, start=2):

@@ -27,7 +27,10 @@ void add_platform_command(CLI::App& app)
       "  board=torus|mesh, wireless=aligned|full, optical-bw/-lat/-ber, wireless-bw/-lat/-ber (haec-box);\n"
       "  link-bw, link-lat, link-ber (mesh, torus, cluster); cores=N; speed=1Gf or speeds=2.3Gf/2.2Gf/...;\n"
       "  loopback-bw, loopback-lat; preset=seed004 (haec-box as seed 004: mesh boards, aligned wireless,\n"
-      "  250 Gbit/s and 1 us on every link).\n"
+      "  250 Gbit/s and 1 us on every link); preset=taurus or taurus-node (cluster);\n"
+      "  wattage=idle:epsilon:all_cores/... (node watts per pstate, fastest first), wattage-off=W.\n"
+      "Every kind has a default node power profile with 12 pstates (docs/MODELS.md, Default node power);\n"
+      "speed= or speeds= with another pstate count removes it (give wattage= to use --power).\n"
       "Use it with: smpirun -platform build/lib/libhaec_suite.so --cfg=haec/platform:platform.json ...");
   cmd->add_option("spec", opt->spec, "Platform spec, e.g. haec-box:3x3x3,board=mesh")->required();
   cmd->add_option("-o,--out", opt->out, "Write platform.json here (default: describe only)");

@@ -107,6 +107,23 @@ void resolve_inputs(RunOptions& o, Plan& p)
     throw InputError("haec run", "the number of ranks is missing", "give -np N");
 }
 
+// Energy (--power, or an option implying it) on a host without a power profile would report 0 J
+// for it: refused, naming the host and the fix.
+void check_power_profiles(const RunOptions& o, const ResolvedPlatform& platform)
+{
+  const char* option = !o.governor.empty()   ? "--governor"
+                       : !o.workloads.empty() ? "--workloads"
+                       : o.power_series       ? "--power-series"
+                       : o.power              ? "--power"
+                                              : nullptr;
+  if (option == nullptr || platform.host_without_power.empty())
+    return;
+  throw InputError("--platform " + o.platform,
+                   "host " + platform.host_without_power + " has no power profile, which " + option + " needs",
+                   platform.topology ? "add wattage=idle:epsilon:all_cores/... (one per pstate) to the spec"
+                                     : "give every host a wattage_per_state property (idle:epsilon:all_cores per pstate)");
+}
+
 // Everything checked before the disk is touched.
 Plan prepare(RunOptions& o)
 {
@@ -121,6 +138,7 @@ Plan prepare(RunOptions& o)
                          std::to_string(o.place.ranks - 1),
                      "use ranks below -np");
   check_simgrid_settings(simgrid_settings(o));
+  check_power_profiles(o, p.platform);
   p.placement = place_ranks(p.platform, o.place);
   if (!p.trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
     trace::check_ti_trace(p.trace, o.place.ranks);
@@ -152,8 +170,11 @@ core::RunDescription describe(const RunOptions& o, const Plan& p)
     d.traffic      = p.placement.matrix;
   }
   d.placement = p.placement.assignment;
-  for (int node : d.placement)
+  for (int node : d.placement) {
     d.coords[node] = p.platform.nodes.at(static_cast<size_t>(node)).coords;
+    if (!p.platform.topology) // XML: the core measures hops on SimGrid's routes between these hosts
+      d.hosts[node] = p.platform.nodes.at(static_cast<size_t>(node)).host;
+  }
   return d;
 }
 
@@ -213,13 +234,13 @@ bool cfg_sets(const RunOptions& o, const std::string& key)
 // The SimGrid settings haec run chooses unless the user gave them.
 void add_simgrid_defaults(const RunOptions& o, std::vector<std::string>& argv)
 {
-  if (o.link != "none") { // the HAEC protocols model their acknowledgments: no TCP cross-traffic
+  if (o.link != "none") // the HAEC protocols model their acknowledgments: no TCP cross-traffic
     argv.push_back("--cfg=network/crosstraffic:0");
-    // smpirun's 1e-9 s lets a transfer end up to 1 ns early; 1e-13 keeps every uncontended
-    // transfer within 1 ps of the model (measured on the demonstration).
-    if (!cfg_sets(o, "surf/precision"))
-      argv.push_back("--cfg=surf/precision:1e-13");
-  }
+  // smpirun's 1e-9 s lets a transfer end up to 1 ns early, and emulation and replay then drift
+  // apart by up to 1e-5 relative; 1e-13 keeps every uncontended transfer within 1 ps of the model
+  // and the two modes together (tests/integration/test_replay_parity_precision.sh), in every mode.
+  if (!cfg_sets(o, "surf/precision"))
+    argv.push_back("--cfg=surf/precision:1e-13");
   if (!cfg_sets(o, "smpi/host-speed"))
     argv.push_back("--cfg=smpi/host-speed:" + o.host_speed);
 }
@@ -325,8 +346,9 @@ void print_table(const nlohmann::json& s, const std::string& out)
 {
   std::printf("%-22s %s\n", "result directory", out.c_str());
   std::printf("%-22s %.9f s\n", "makespan", s["makespan_s"].get<double>());
-  std::printf("%-22s %llu (%llu bytes)\n", "network messages", s["messages"].get<unsigned long long>(),
-              s["bytes"].get<unsigned long long>());
+  std::printf("%-22s %llu (%llu bytes, transfer hops %llu)\n", "network messages",
+              s["messages"].get<unsigned long long>(), s["bytes"].get<unsigned long long>(),
+              s["transfer_hops"].get<unsigned long long>());
   std::printf("%-22s %s\n", "link model", s["link_model"].get<std::string>().c_str());
   if (s.contains("energy_j"))
     std::printf("%-22s %.6f J (hosts %.6f J, links %.6f J)\n", "energy", s["energy_j"].get<double>(),
@@ -336,9 +358,10 @@ void print_table(const nlohmann::json& s, const std::string& out)
     std::printf("%-22s %s\n", "mapping", m["strategy"].get<std::string>().c_str());
     if (m.contains("metrics")) {
       const auto& k = m["metrics"];
-      std::printf("%-22s IePLC %llu  IaNLC %llu  IeNLC %llu  total hops %llu\n", "logical messages",
+      std::printf("%-22s IePLC %llu  IaNLC %llu  IeNLC %llu  message hops %s\n", "logical messages",
                   k["ieplc"].get<unsigned long long>(), k["ianlc"].get<unsigned long long>(),
-                  k["ienlc"].get<unsigned long long>(), k["total_hops"].get<unsigned long long>());
+                  k["ienlc"].get<unsigned long long>(),
+                  k.contains("message_hops") ? k["message_hops"].dump().c_str() : "unknown (no route lengths)");
     }
   }
 }

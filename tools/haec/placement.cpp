@@ -107,6 +107,8 @@ mapping::Target make_target(const ResolvedPlatform& platform)
 {
   if (platform.topology)
     return mapping::target_from_topology(*platform.topology);
+  if (!platform.has_route_hops())
+    return mapping::target_from_nodes(platform.nodes, {}); // hop figures absent
   return mapping::target_from_nodes(platform.nodes, [&platform](int a, int b) { return platform.hops(a, b); });
 }
 
@@ -159,6 +161,10 @@ Placement place_ranks(const ResolvedPlatform& platform, const PlacementOptions& 
     }
     mapping::Target target = make_target(platform);
     const auto start       = std::chrono::steady_clock::now();
+    if (mapping::needs_target(req.strategy) && !target.hops)
+      throw InputError("--map " + opt.strategy, "needs the route lengths between nodes, not known for an XML platform of " +
+                           std::to_string(platform.nodes.size()) + " hosts (over " + std::to_string(kRouteTableHosts) + ")",
+                       "use xyz, block-xyz, random or a hostfile, or a generated platform (haec platform)");
     if (mapping::needs_target(req.strategy))
       mapping::attach_hop_table(target);
     if (req.strategy == mapping::Strategy::Auto) {
@@ -182,7 +188,10 @@ std::string metrics_json(const mapping::Metrics& m)
   std::ostringstream j;
   j << "{\"ieplc\": " << m.ieplc << ", \"ianlc\": " << m.ianlc << ", \"ienlc\": " << m.ienlc
     << ", \"ienlc_avg\": " << units::exact(m.ienlc_avg) << ", \"ienlc_min\": " << m.ienlc_min
-    << ", \"ienlc_max\": " << m.ienlc_max << ", \"total_hops\": " << m.total_hops << "}";
+    << ", \"ienlc_max\": " << m.ienlc_max;
+  if (m.message_hops)
+    j << ", \"message_hops\": " << *m.message_hops;
+  j << "}";
   return j.str();
 }
 
@@ -192,7 +201,11 @@ std::string metrics_text(const mapping::Metrics& m)
     return "message counts unknown (the matrix gives sizes only)";
   std::ostringstream t;
   t << "IePLC " << m.ieplc << "  IaNLC " << m.ianlc << "  IeNLC " << m.ienlc << "  (avg " << m.ienlc_avg << ", min "
-    << m.ienlc_min << ", max " << m.ienlc_max << " per communicating node pair)  total hops " << m.total_hops;
+    << m.ienlc_min << ", max " << m.ienlc_max << " per communicating node pair)  message hops ";
+  if (m.message_hops)
+    t << *m.message_hops;
+  else
+    t << "unknown (no route lengths)";
   return t.str();
 }
 
@@ -222,7 +235,8 @@ nlohmann::ordered_json figures(const mapping::MappingMetrics& m)
     j["ienlc_avg"]  = c.ienlc_avg;
     j["ienlc_min"]  = c.ienlc_min;
     j["ienlc_max"]  = c.ienlc_max;
-    j["total_hops"] = c.total_hops;
+    if (c.message_hops)
+      j["message_hops"] = *c.message_hops;
   }
   j["nodes_used"]         = m.nodes_used;
   j["max_ranks_per_node"] = m.max_ranks_per_node;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 
 namespace haec::cli {
 namespace {
@@ -23,13 +24,53 @@ void fill_from_topology(ResolvedPlatform& p)
 {
   const auto& topo = *p.topology;
   p.dims           = topo.spec().dims;
+  if (topo.spec().node.wattage_per_state.empty() && topo.spec().node.wattage_calibration.empty())
+    p.host_without_power = topo.host_name(0); // every node has the same profile
   for (uint32_t n = 0; n < topo.num_nodes(); ++n)
     p.nodes.push_back({topo.host_name(n), topo.coords(n)});
 }
 
+// Whether a host names its power: a profile, or the old SimGrid names (the power plugin explains those).
+bool names_power(const simgrid::s4u::Host& host)
+{
+  for (const char* name : {"wattage_per_state", "haec:wattage_calibration", "watt_per_state", "watt_off"})
+    if (host.get_property(name) != nullptr)
+      return true;
+  return false;
+}
+
+// In the child: after the hosts, a line "routes" and per source host the links of SimGrid's route
+// to every host (0 to itself), the count a transfer between them crosses.
+void print_route_links(const std::vector<simgrid::s4u::Host*>& hosts)
+{
+  if (hosts.size() > kRouteTableHosts)
+    return;
+  std::printf("routes\n");
+  std::vector<simgrid::s4u::Link*> links;
+  for (auto* src : hosts) {
+    for (auto* dst : hosts) {
+      links.clear();
+      if (src != dst)
+        src->route_to(dst, links, nullptr);
+      std::printf("%zu ", links.size());
+    }
+    std::printf("\n");
+  }
+}
+
+void read_route_links(std::istream& in, ResolvedPlatform& p)
+{
+  const size_t n = p.nodes.size();
+  p.route_links.resize(n * n);
+  for (size_t k = 0; k < n * n; ++k)
+    if (!(in >> p.route_links[k]))
+      throw InputError("--platform " + p.xml_path, "route lengths were not all reported by the SimGrid child",
+                       "report this as a bug");
+}
+
 // SimGrid aborts on many XML errors, so the platform is loaded in a child process that reports
-// its hosts ("name x,y,z haec:prop,..." per line, "-" for none) through a pipe; a failure becomes
-// one line of ours.
+// its hosts ("name x,y,z haec:prop,... power|none" per line, "-" for none) and their routes' lengths
+// through a pipe; a failure becomes one line of ours.
 void fill_from_xml(ResolvedPlatform& p)
 {
   if (!std::filesystem::is_regular_file(p.xml_path))
@@ -44,8 +85,10 @@ void fill_from_xml(ResolvedPlatform& p)
         for (auto const& [key, value] : *all)
           if (key.rfind("haec:", 0) == 0)
             props += (props.empty() ? "" : ",") + key;
-      std::printf("%s %s %s\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str());
+      std::printf("%s %s %s %s\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str(),
+                  names_power(*host) ? "power" : "none");
     }
+    print_route_links(engine->get_all_hosts());
   });
   if (!child.ok)
     throw InputError("--platform " + p.xml_path,
@@ -54,10 +97,17 @@ void fill_from_xml(ResolvedPlatform& p)
   const std::string& hosts = child.out;
   std::istringstream hs(hosts);
   int index = 0;
+  bool routes = false;
   for (std::string line; std::getline(hs, line); ++index) {
+    if (line == "routes") {
+      routes = true;
+      break;
+    }
     std::istringstream ls(line);
-    std::string name, coords, props;
-    ls >> name >> coords >> props;
+    std::string name, coords, props, power;
+    ls >> name >> coords >> props >> power;
+    if (power == "none" && p.host_without_power.empty())
+      p.host_without_power = name;
     mapping::Node node{name, {index, 0, 0}};
     int x, y, z;
     if (coords != "-" && std::sscanf(coords.c_str(), "%d,%d,%d", &x, &y, &z) == 3)
@@ -70,6 +120,8 @@ void fill_from_xml(ResolvedPlatform& p)
   if (p.nodes.empty())
     throw InputError("--platform " + p.xml_path, "declares no host", "add hosts to the platform");
   p.dims = {static_cast<int>(p.nodes.size()), 1, 1};
+  if (routes)
+    read_route_links(hs, p);
 }
 
 } // namespace
@@ -78,10 +130,12 @@ int ResolvedPlatform::hops(int a, int b) const
 {
   if (topology)
     return topology->dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b));
-  // XML platforms: Manhattan distance of the haec:coords properties (0 on the same node).
-  const auto& ca = nodes[a].coords;
-  const auto& cb = nodes[b].coords;
-  return std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2]);
+  // XML platforms: the links of SimGrid's route (never a distance of haec:coords).
+  if (a == b)
+    return 0;
+  if (route_links.empty())
+    throw std::logic_error("hops() asked without a route table (check has_route_hops())");
+  return route_links[static_cast<size_t>(a) * nodes.size() + static_cast<size_t>(b)];
 }
 
 ResolvedPlatform resolve_platform(const std::string& text)

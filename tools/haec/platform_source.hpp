@@ -20,8 +20,15 @@ struct ResolvedPlatform {
   std::vector<mapping::Node> nodes;                 // xyz order
   std::array<int, 3> dims{1, 1, 1};
   std::set<std::string> host_properties;            // XML platforms: the haec:* properties some host has
-  int hops(int a, int b) const;                     // route length between node indices
+  std::vector<uint16_t> route_links;                // XML platforms: links of SimGrid's route a -> b at a * n + b
+  // Whether hops() is known: always on our topologies, on XML platforms up to kRouteTableHosts.
+  bool has_route_hops() const { return topology || !route_links.empty(); }
+  std::string host_without_power;                   // first host with no power profile, "" if none
+  int hops(int a, int b) const;                     // route length in links between node indices
 };
+
+// XML platforms of more hosts get no route table (n^2 SimGrid route queries): no hop figures.
+inline constexpr size_t kRouteTableHosts = 1024;
 
 // SPEC string, platform.json, or SimGrid XML file. Throws InputError.
 ResolvedPlatform resolve_platform(const std::string& text);

@@ -17,8 +17,8 @@ using text::trim;
 const char* const kValidKinds = "haec-box, mesh, torus, cluster";
 
 // Keys every kind accepts, then the kind-specific ones (in the order listed in error messages).
-const std::vector<std::string> kCommonKeys = {"cores",       "speed",        "speeds", "loopback-bw",
-                                              "loopback-lat", "sockets", "socket-w"};
+const std::vector<std::string> kCommonKeys = {"cores",   "speed",    "speeds",  "loopback-bw", "loopback-lat",
+                                              "sockets", "socket-w", "wattage", "wattage-off"};
 const std::vector<std::string> kHaecKeys   = {"preset",      "board",        "wireless",    "optical-bw",  "optical-lat",
                                               "optical-ber", "wireless-bw", "wireless-lat", "wireless-ber"};
 const std::vector<std::string> kLinkKeys   = {"link-bw", "link-lat", "link-ber"};
@@ -67,7 +67,56 @@ std::vector<std::string> link_type_names(Kind kind)
   return {};
 }
 
-// Defaults of each kind (MODELS.md §1; the cluster latency of 1.5 us is our choice, see README).
+// The taurus-8 calibration of thesis 002 Figure 8.7 (NAS-EP), idle:one_core:all_cores watts per
+// pstate 2300..1200 MHz of a 12-core node (two 6-core sockets), and its power when off.
+const char* const kTaurus8[12] = {"92.75:114.62:174.38", "92.75:113.25:168.62", "92.88:112.25:162.88",
+                                  "92.88:110.75:157.12", "92.88:110.38:151.75", "92.88:109.38:147.25",
+                                  "92.88:108.62:142.75", "93:107.38:138.25",    "93.12:106.75:134",
+                                  "93:106.5:130.62",     "93:105.12:127",       "93.25:104.62:123.62"};
+constexpr double kTaurus8OffW = 10;
+
+// The taurus pstates, 2300..1200 MHz in 100 MHz steps, scaled so pstate 0 runs at `fastest` flop/s.
+std::vector<double> taurus_speeds(double fastest)
+{
+  std::vector<double> speeds;
+  for (int mhz = 2300; mhz >= 1200; mhz -= 100)
+    speeds.push_back(fastest * mhz / 2300);
+  return speeds;
+}
+
+// A node priced from taurus-8 (docs/MODELS.md "Default node power"): per pstate, the per-core
+// dynamic power d = (P_all - P_one) / 11 and P_static = P_all - 12 d of taurus-8; the node takes
+// `share` of taurus-8's idle, static and off power and `cores` times d, as SimGrid's
+// idle:epsilon:all_cores (wattage_per_state).
+void apply_taurus8_derived(NodeSpec& node, int cores, double share)
+{
+  node.cores = cores;
+  node.wattage_calibration.clear();
+  node.wattage_per_state.clear();
+  for (const char* entry : kTaurus8) {
+    auto parts           = split(entry, ':');
+    const double idle    = std::stod(parts[0]), p1 = std::stod(parts[1]), pn = std::stod(parts[2]);
+    const double per_core = (pn - p1) / 11;
+    const double epsilon  = share * (pn - 12 * per_core);
+    node.wattage_per_state.push_back(units::exact(share * idle) + ":" + units::exact(epsilon) + ":" +
+                                     units::exact(epsilon + cores * per_core));
+  }
+  node.wattage_off = share * kTaurus8OffW;
+}
+
+// taurus (seed 002 §5.1, Figure 8.7): 12 cores, 2300..1200 MHz, and node taurus-8's calibration
+// for NAS-EP as idle:one_core:all_cores per pstate, 10 W when off.
+void apply_taurus(PlatformSpec& s)
+{
+  s.node.cores  = 12;
+  s.node.speeds = taurus_speeds(2.3e9);
+  s.node.wattage_per_state.clear();
+  s.node.wattage_calibration.assign(std::begin(kTaurus8), std::end(kTaurus8));
+  s.node.wattage_off = kTaurus8OffW;
+}
+
+// Defaults of each kind (MODELS.md §1; the cluster latency of 1.5 us is our choice, see README),
+// each with a node power profile (docs/MODELS.md "Default node power").
 PlatformSpec defaults(Kind kind)
 {
   PlatformSpec s;
@@ -77,22 +126,21 @@ PlatformSpec defaults(Kind kind)
       s.board_torus   = true;
       s.wireless_full = false;
       s.link_types    = {{"optical", 31.25e9, 10e-9, 1e-12}, {"wireless", 12.5e9, 100e-9, 1e-8}};
-      s.node.cores    = 8;
-      s.node.speeds   = {1e9};
+      // seed 000 §4.2: a node is one 8-core Sandy Bridge EP socket; half a taurus-8 node's
+      // idle and static power, 8 cores of its per-core dynamic power; pstates as taurus's, 1 Gf first.
+      s.node.speeds = taurus_speeds(1e9);
+      apply_taurus8_derived(s.node, 8, 0.5);
       break;
     case Kind::Mesh:
-    case Kind::Torus: // seed 001: Gemini-like links
-      s.link_types = {{"link", 9.375e9, 1.27e-6, 0}};
-      s.node.cores  = 16;
-      s.node.speeds = {2.3e9};
+    case Kind::Torus: // seed 001: Gemini-like links; a two-socket node of 16 cores priced as taurus-8
+      s.link_types  = {{"link", 9.375e9, 1.27e-6, 0}};
+      s.node.speeds = taurus_speeds(2.3e9);
+      apply_taurus8_derived(s.node, 16, 1.0);
       break;
-    case Kind::Cluster: { // seed 002: taurus, 10 GbE, pstates 2300..1200 MHz
+    case Kind::Cluster: // seed 002: taurus, 10 GbE, pstates 2300..1200 MHz, taurus-8's power
       s.link_types = {{"cable", 1.25e9, 1.5e-6, 0}};
-      s.node.cores = 12;
-      for (int mhz = 2300; mhz >= 1200; mhz -= 100)
-        s.node.speeds.push_back(mhz * 1e6);
+      apply_taurus(s);
       break;
-    }
   }
   return s;
 }
@@ -103,21 +151,6 @@ void apply_seed004(PlatformSpec& s)
   s.board_torus   = false;
   s.wireless_full = false;
   s.link_types    = {{"optical", 31.25e9, 1e-6, 0}, {"wireless", 31.25e9, 1e-6, 0}};
-}
-
-// taurus (seed 002 §5.1, Figure 8.7): 12 cores, 2300..1200 MHz, and node taurus-8's calibration
-// for NAS-EP as idle:one_core:all_cores per pstate, 10 W when off.
-void apply_taurus(PlatformSpec& s)
-{
-  s.node.cores = 12;
-  s.node.speeds.clear();
-  for (int mhz = 2300; mhz >= 1200; mhz -= 100)
-    s.node.speeds.push_back(mhz * 1e6);
-  s.node.wattage_calibration = {"92.75:114.62:174.38", "92.75:113.25:168.62", "92.88:112.25:162.88",
-                                "92.88:110.75:157.12", "92.88:110.38:151.75", "92.88:109.38:147.25",
-                                "92.88:108.62:142.75", "93:107.38:138.25",    "93.12:106.75:134",
-                                "93:106.5:130.62",     "93:105.12:127",       "93.25:104.62:123.62"};
-  s.node.wattage_off = 10;
 }
 
 // taurus-node: a rank stands for a whole node (an MPI+threads code like Ondes3D's, or the
@@ -423,6 +456,13 @@ void apply_key(PlatformSpec& s, Kind kind, const std::string& key, const std::st
     for (auto const& part : key == "speed" ? std::vector<std::string>{value} : split(value, '/'))
       s.node.speeds.push_back(units::parse_speed(part, what));
     ++speed_keys;
+  } else if (key == "wattage") { // SimGrid's idle:epsilon:all_cores per pstate, '/' between pstates
+    s.node.wattage_calibration.clear();
+    s.node.wattage_per_state = split(value, '/');
+  } else if (key == "wattage-off") {
+    s.node.wattage_off = units::parse_number(value, what);
+    if (!(s.node.wattage_off >= 0))
+      throw InputError(spec, "wattage-off=" + value + " is negative", "give the watts drawn when off, e.g. wattage-off=10");
   } else if (key == "loopback-bw") {
     s.loopback_bandwidth = units::parse_bandwidth(value, what);
   } else if (key == "loopback-lat") {
@@ -430,6 +470,22 @@ void apply_key(PlatformSpec& s, Kind kind, const std::string& key, const std::st
   } else {
     apply_link_key(s, key, value, what);
   }
+}
+
+// speed=/speeds= with another pstate count than the kind's default power profile: that profile
+// no longer describes the node, so the node has none (--power then refuses the platform and names
+// wattage=). A preset's or wattage='s profile stays and is checked against the speeds.
+void drop_default_power_if_stale(PlatformSpec& s, const std::set<std::string>& keys)
+{
+  const bool power_given = keys.count("wattage") || (keys.count("preset") && s.kind == Kind::Cluster);
+  const bool speeds_given = keys.count("speed") || keys.count("speeds");
+  const size_t entries    = s.node.wattage_per_state.size() + s.node.wattage_calibration.size();
+  if (power_given || !speeds_given || entries == s.node.speeds.size())
+    return;
+  s.node.wattage_per_state.clear();
+  s.node.wattage_calibration.clear();
+  if (!keys.count("wattage-off"))
+    s.node.wattage_off = -1;
 }
 
 // key=value with a key of this kind, given once.
@@ -479,6 +535,7 @@ PlatformSpec parse_spec(const std::string& spec)
     if (speed_keys > 1)
       throw InputError(spec, "both speed= and speeds= given", "use speed= for one pstate or speeds= for several");
   }
+  drop_default_power_if_stale(s, seen);
   validate(s, spec);
   return s;
 }
@@ -643,8 +700,12 @@ void read_power_entries(const Reader& r, const nlohmann::json& node, const std::
   }
 }
 
+// The file's power fields replace the kind's default profile (a file without them has none).
 void read_node_power(const Reader& r, const nlohmann::json& node, PlatformSpec& s)
 {
+  s.node.wattage_calibration.clear();
+  s.node.wattage_per_state.clear();
+  s.node.wattage_off = -1;
   read_power_entries(r, node, "wattage_calibration", "92.75:114.62:174.38", "idle:one_core:all_cores",
                      s.node.wattage_calibration);
   read_power_entries(r, node, "wattage_per_state", "92.75:109.19:174.38", "idle:epsilon:all_cores",

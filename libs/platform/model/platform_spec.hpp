@@ -14,7 +14,10 @@
 //   (cluster: 12 cores, 2.3..1.2 Gf, and the taurus-8 power calibration of thesis 002 Figure 8.7);
 //   sockets=2,socket-w=5 (power: two sockets of cores, 5 W when the second wakes);
 //   preset=taurus-node (cluster: one rank stands for a whole taurus node: 1 core whose busy
-//   power is the taurus-8 all-cores power, as wattage_per_state).
+//   power is the taurus-8 all-cores power, as wattage_per_state);
+//   wattage=idle:epsilon:all_cores/... (one entry per pstate, SimGrid's wattage_per_state),
+//   wattage-off=W. Every kind has a default node power profile derived from taurus-8
+//   (docs/MODELS.md "Default node power"); speed=/speeds= with another pstate count drop it.
 #pragma once
 #include <array>
 #include <nlohmann/json.hpp>

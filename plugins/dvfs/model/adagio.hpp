@@ -1,4 +1,4 @@
-// Adagio (Rountree et al. 2009, as 002 Listing 4 and MODELS.md §5) and AdagioImproved (002
+// Adagio (Rountree et al. 2009, as 002 Listing 4 and docs/MODELS.md §5) and AdagioImproved (002
 // Listing 5). Per task (rank, key): work I, measured rate at the pstate it ran, t_comp, t_lib.
 #pragma once
 #include "governor.hpp"

@@ -1,4 +1,4 @@
-// Lagrange (002 §9.3.2, MODELS.md §5): per node and iteration, one step of ADMM on
+// Lagrange (002 §9.3.2, docs/MODELS.md §5): per node and iteration, one step of ADMM on
 //   min sum_i g_i(f_i)  s.t.  f_i W_i = t_i,  t_i <= s,
 // f the inverse speed, W the iteration's work, s = overlay * the node's iteration duration.
 //   (1) f = argmin over the allowed pstates of g(f) + rho/2 (f W - t - lambda)^2

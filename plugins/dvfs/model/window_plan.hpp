@@ -1,6 +1,6 @@
 // The cheapest way to run a computation within a time window on one host: one pstate then idle
 // until the window ends, or two pstates that together end exactly with the window (the "mix" of
-// MODELS.md §5 that the thesis never reached, 002 §9.5.1). Shared by the mix governor and the
+// docs/MODELS.md §5 that the thesis never reached, 002 §9.5.1). Shared by the mix governor and the
 // offline optimum. Exhaustive over the allowed pstates (a dozen: 144 pairs), so it is exact for
 // any table, convex or not.
 #pragma once

@@ -4,7 +4,7 @@
 //   tt(x) = d_s + sum_i d_h,i + (x - 1) * max_i d_h,i + (h - 1) * d_i + d_r
 //   T     = tt(s_w) * n_w + tt(n_r) + (n_w + 1) * sum_i (d_h,i + d_a)
 // with d_h,i = d_out + s_p/b_i + l_i + d_in. With equal links this is exactly Eq. (1)-(2).
-// Decisions on the open points of MODELS.md §3.1 (each pinned by a unit test):
+// Decisions on the open points of docs/MODELS.md §3.1 (each pinned by a unit test):
 //   - n_r = 0 means "no partial window": no tt(n_r) term and n_w acknowledgments, not n_w + 1
 //     (PartialWindow::SeedLiteral charges tt(0) and n_w + 1 acknowledgments as printed).
 //   - a zero-byte message still sends one packet: n_p = max(1, ceil(m / L_p)).

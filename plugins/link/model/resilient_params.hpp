@@ -1,5 +1,5 @@
 // Parameters, packet layout and per-hop delays of the resilient link models DOR_r, PNC_r and
-// NCD_r (seed 001 §4, MODELS.md §3.2). Pure C++: no SimGrid include.
+// NCD_r (seed 001 §4, docs/MODELS.md §3.2). Pure C++: no SimGrid include.
 //
 //   DOR_r   L_p = s_p - s_wid - s_pid - s_sig          ack s_a = s_wid + s_pid + s_tst + s_sig
 //   PNC_r   L_p = s_p - s_gid - s_w*s_ff - s_sig       ack s_a = s_gid + 1 (rank) + s_tst + s_sig
@@ -39,7 +39,7 @@ struct Params {
   double ncd_target = 0.99;   // NCD_r: wanted probability that one round completes the generation
 };
 
-// "paper": MODELS.md §3.2 Table 2 with the published byte/bit slip; "physical": the same node
+// "paper": docs/MODELS.md §3.2 Table 2 with the published byte/bit slip; "physical": the same node
 // parameters with 8 bits per byte. haec::InputError for other names.
 Params preset(const std::string& name);
 

@@ -144,31 +144,46 @@ static size_t drop_hop(const Hop* hops, size_t h, bool ack, bool uniform_loss, d
   return h;
 }
 
+// Where the last of k packets sent at time 0 would reach the receiver with no loss: the
+// retransmission timer of a round of k packets (memoised per route).
+double Reference::loss_free_last(Route& rt, int k) const
+{
+  if (static_cast<int>(rt.timer.size()) <= k)
+    rt.timer.resize(k + 1, -1);
+  if (rt.timer[k] >= 0)
+    return rt.timer[k];
+  std::vector<double> free(rt.h, 0.0);
+  double last = 0;
+  for (int j = 0; j < k; ++j) {
+    double t = d_s_;
+    for (size_t i = 0; i < rt.h; ++i) {
+      t       = std::max(t, free[i]) + rt.dp[i];
+      free[i] = t;
+      if (i + 1 < rt.h)
+        t += d_a_; // d_i
+    }
+    last = t + d_r_;
+  }
+  return rt.timer[k] = last;
+}
+
+// How many coded combinations a round sends for `needed` missing ranks: NCD_r adds redundancy for
+// the route's loss (memoised), PNC_r sends exactly what is missing.
+int Reference::coded_round_size(int needed, Route& rt) const
+{
+  if (protocol_ != Protocol::NCD_r)
+    return needed;
+  if (static_cast<int>(rt.ncd.size()) <= needed)
+    rt.ncd.resize(needed + 1, -1);
+  if (rt.ncd[needed] < 0)
+    rt.ncd[needed] = static_cast<int>(ncd_size(needed, rt.q));
+  return rt.ncd[needed];
+}
+
 // One window of g packets, from its first round to the moment the sender knows it is complete.
 double Reference::window(int g, Route& rt, std::mt19937_64& rng) const
 {
   const size_t h = rt.h;
-  // Where the last of k packets sent at time 0 would reach the receiver with no loss: the timer.
-  auto loss_free_last = [&](int k) {
-    if (static_cast<int>(rt.timer.size()) <= k)
-      rt.timer.resize(k + 1, -1);
-    if (rt.timer[k] >= 0)
-      return rt.timer[k];
-    std::vector<double> free(h, 0.0);
-    double last = 0;
-    for (int j = 0; j < k; ++j) {
-      double t = d_s_;
-      for (size_t i = 0; i < h; ++i) {
-        t       = std::max(t, free[i]) + rt.dp[i];
-        free[i] = t;
-        if (i + 1 < h)
-          t += d_a_; // d_i
-      }
-      last = t + d_r_;
-    }
-    return rt.timer[k] = last;
-  };
-
   const bool coded = protocol_ != Protocol::DOR_r;
   std::vector<bool> acked(g, false); // DOR_r
   int known = 0;                     // coded: highest rank acked
@@ -183,17 +198,8 @@ double Reference::window(int g, Route& rt, std::mt19937_64& rng) const
       for (int j = 0; j < g; ++j)
         if (!acked[j])
           send.push_back(j);
-    } else {
-      int n = g - known;
-      if (protocol_ == Protocol::NCD_r) {
-        if (static_cast<int>(rt.ncd.size()) <= n)
-          rt.ncd.resize(n + 1, -1);
-        if (rt.ncd[n] < 0)
-          rt.ncd[n] = static_cast<int>(ncd_size(n, rt.q));
-        n = rt.ncd[n];
-      }
-      send.assign(n, 0);
-    }
+    } else
+      send.assign(coded_round_size(g - known, rt), 0);
     const int k = static_cast<int>(send.size());
     std::fill(free.begin(), free.end(), 0.0);
     double done_at    = -1;
@@ -241,7 +247,7 @@ double Reference::window(int g, Route& rt, std::mt19937_64& rng) const
     }
     if (done_at >= 0)
       return now + done_at;
-    now += loss_free_last(k) + rt.ack_back + p_.rto_margin; // the timer fires
+    now += loss_free_last(rt, k) + rt.ack_back + p_.rto_margin; // the timer fires
   }
 }
 

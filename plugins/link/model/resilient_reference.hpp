@@ -33,6 +33,8 @@ private:
   struct Route; // per-message constants: delays, delivery probability, timer values
   double window(int g, Route& route, std::mt19937_64& rng) const;
   double ncd_size(int needed, double q) const;
+  double loss_free_last(Route& route, int k) const;    // the retransmission timer of k packets
+  int coded_round_size(int needed, Route& route) const; // combinations a coded round sends
 
   Protocol protocol_;
   Params p_;
