@@ -53,7 +53,7 @@ check() { # $1 = name, rest = haec run arguments
   "${vg[@]}" --log-file="$name.haec.vg" "$haec" run --out "$name" --quiet "$@"
   # 2. The simulator: the run's own command, valgrind inside smpirun's -wrapper.
   local cmd
-  cmd=$(sed -e "s|-wrapper 'env LD_PRELOAD=\([^']*\)'|-wrapper 'env LD_PRELOAD=\1 ${vg[*]} --log-file=$work/$name.sim.vg'|" \
+  cmd=$(sed -e "s|-wrapper '\(env [^']*LD_PRELOAD=[^']*\)'|-wrapper '\1 ${vg[*]} --log-file=$work/$name.sim.vg'|" \
             -e "s|haec/out:[^ ]*|haec/out:$work/$name-vg|" "$name/command.txt")
   mkdir "$name-vg"
   eval "$cmd" > "$name.sim.out" 2>&1 || { cat "$name.sim.out"; echo "leak-check: $name under valgrind failed" >&2; exit 1; }

@@ -59,6 +59,10 @@ std::vector<Setting> core_settings_rows()
                    "", "--platform"),
           run,
           iterations,
+          Setting{"haec/replay/reader",
+                  "Trace reader of a replay: haec (the same actions as SimGrid's reader, read faster; "
+                  "core/replay_runner.cpp) or simgrid (SimGrid's own)",
+                  "haec", settings::one_of({"haec", "simgrid"}, "trace reader")},
           Setting{"haec/link/smpi-envelope",
                   "Bytes SMPI adds to every MPI message on the network (removed before the link model and from "
                   "the recorded payloads)",

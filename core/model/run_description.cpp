@@ -72,6 +72,7 @@ std::string to_json_text(const RunDescription& d)
     j["program"] = d.program;
   if (!d.trace.empty())
     j["trace"] = d.trace;
+  j["simgrid_library"] = d.simgrid_library;
   j["strategy"] = d.strategy;
   if (d.seed)
     j["seed"] = *d.seed;
@@ -110,6 +111,7 @@ RunDescription read_run_description(const std::string& path)
     d.mode      = j.at("mode").get<std::string>();
     d.program   = j.value("program", "");
     d.trace     = j.value("trace", "");
+    d.simgrid_library = j.value("simgrid_library", "debian");
     d.strategy  = j.at("strategy").get<std::string>();
     if (j.contains("seed"))
       d.seed = j.at("seed").get<uint64_t>();
@@ -154,6 +156,7 @@ void add_run_description(Results& results, const RunDescription& d, const std::o
   results.add_summary("platform", json(d.platform).dump());
   results.add_summary("ranks", std::to_string(d.ranks));
   results.add_summary("mode", json(d.mode).dump());
+  results.add_summary("simgrid_library", json(d.simgrid_library).dump());
   if (d.mode == "replay")
     results.add_summary("trace", json(d.trace).dump());
   else

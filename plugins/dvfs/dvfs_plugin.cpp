@@ -63,6 +63,8 @@ struct RankTrack {
   bool tracked = false;
   TaskKeys keys;
   IterationRecord iter;
+  double t_lib_floor = -1;  // the rank's smallest MPI time after a computation (-1: none yet)
+  double slack_ratio = -1;  // IterationStats::slack_ratio of the current iteration (-1: none yet)
 };
 
 struct HostDvfs {
@@ -73,6 +75,7 @@ struct HostDvfs {
   size_t index = 0;                   // in hosts_
   int local_ranks = 0;                // ranks seen on this host (task keys are per rank)
   int min_pstate = 0, max_pstate = 0;
+  double delay_watts = 0;             // the other hosts' least idle power (IterationStats::delay_watts)
   // load accounting for sampling: busy core-seconds since the last sample
   int running        = 0;
   double busy_since  = 0; // last change of `running`
@@ -103,6 +106,8 @@ private:
   void set_pstate(HostDvfs& hd, int pstate);
   void sample(HostDvfs& hd);
   void arm_sampling(HostDvfs& hd);
+  void set_delay_watts();
+  static void note_slack(RankTrack& rt);
   void close_iteration(RankTrack& rt, double now);
   void busy_change(HostDvfs& hd, int delta, double now);
 
@@ -138,6 +143,7 @@ void DvfsPlugin::start()
   }
   if (hosts_.empty())
     return;
+  set_delay_watts();
   for (auto* h : hosts_)
     arm_sampling(*h->extension<HostDvfs>());
   subscribe();
@@ -177,6 +183,27 @@ sg4::Host* DvfsPlugin::govern(sg4::Host* h, const std::string& name)
   else
     hd->governor->on_pstate_changed(static_cast<int>(h->get_pstate()));
   return h;
+}
+
+// What lengthening an iteration by one second costs the rest of the run: every other governed
+// host idles meanwhile, at least at its least idle power (the max term of the thesis's (9.4)).
+void DvfsPlugin::set_delay_watts()
+{
+  auto least_idle = [](const HostDvfs& hd) {
+    if (!hd.model.power.has_profile())
+      return 0.0;
+    double w = hd.model.power.watts(hd.min_pstate, 0);
+    for (int p = hd.min_pstate + 1; p <= hd.max_pstate; ++p)
+      w = std::min(w, hd.model.power.watts(p, 0));
+    return w;
+  };
+  double total = 0;
+  for (auto* h : hosts_)
+    total += least_idle(*h->extension<HostDvfs>());
+  for (auto* h : hosts_) {
+    auto* hd        = h->extension<HostDvfs>();
+    hd->delay_watts = total - least_idle(*hd);
+  }
 }
 
 void DvfsPlugin::subscribe()
@@ -249,7 +276,11 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
     // (over-decomposition), the others' computations are not slack.
     rt.last.t_lib = std::min(now - rt.last_end, hd->idle_accum - rt.idle_mark);
     hd->governor->on_task_end(TaskObservation{rt.last.key, rt.last.flops, rt.last.t_comp, rt.last.t_lib, rt.local});
+    XBT_DEBUG("task end: rank %d key %llx flops %g t_comp %.6f t_lib %.6f pstate %lu", rt.rank,
+              static_cast<unsigned long long>(rt.last.key), rt.last.flops, rt.last.t_comp, rt.last.t_lib,
+              hd->host->get_pstate());
     rt.pending = false;
+    note_slack(rt);
   }
   const uint32_t region = core::current_region();
   rt.comp_start = now;
@@ -263,6 +294,17 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
       hd->host->get_pstate_speed(plan.pstate) < hd->host->get_pstate_speed(hd->host->get_pstate()))
     plan = Plan{};
   apply(*hd, plan);
+}
+
+// The wait after the last computation, per second of computation, for Lagrange's window.
+void DvfsPlugin::note_slack(RankTrack& rt)
+{
+  if (!(rt.last.t_comp > 0))
+    return;
+  if (rt.t_lib_floor < 0 || rt.last.t_lib < rt.t_lib_floor)
+    rt.t_lib_floor = rt.last.t_lib;
+  const double ratio = (rt.last.t_lib - rt.t_lib_floor) / rt.last.t_comp;
+  rt.slack_ratio     = rt.slack_ratio < 0 ? ratio : std::min(rt.slack_ratio, ratio);
 }
 
 void DvfsPlugin::on_computation_ended(const core::ComputationEnded& e)
@@ -304,9 +346,12 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
   rt.iter.iteration = done.iteration + 1;
   rt.iter.start     = now;
   rt.keys.new_iteration();
+  const double done_slack = rt.slack_ratio;
+  rt.slack_ratio          = -1;
   if (done.iteration > 0)
     apply(*rt.host, rt.host->governor->on_iteration(
-                        IterationStats{rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration()}));
+                        IterationStats{rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration(),
+                                       rt.host->delay_watts, done_slack}));
 }
 
 void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)

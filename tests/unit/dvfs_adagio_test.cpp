@@ -70,7 +70,8 @@ TEST(DvfsAdagio, NeverSpeedsUpAgain)
 // t_lib at or below it (others wait) moves half-way (by level) to the fastest and sets t_min.
 TEST(DvfsAdagioImproved, SpeedsBackUp)
 {
-  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  // Listing 5 as printed (adagio_thesis=1): per-task t_min, all of t_lib is slack.
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, true);
   EXPECT_EQ(occur(g, 7, 2.3e9, 0.5), 0); // t_min = inf: "others wait", stays fastest, t_min = 0.5
   EXPECT_EQ(g.scheduled_level(7), 0);
   EXPECT_EQ(occur(g, 7, 2.3e9, 0.5), 0); // 0.5 <= 0.55: still fastest (a steady t_lib never slows it)

@@ -31,4 +31,14 @@ std::string pmpi_library_dir()
   return lib_dir();
 }
 
+std::string checked_patched_simgrid()
+{
+  namespace fs    = std::filesystem;
+  const fs::path prefix = fs::weakly_canonical(fs::path(self_dir()) / ".." / "simgrid-prefix");
+  std::error_code ec;
+  if (fs::is_regular_file(prefix / "CHECKED", ec) && fs::is_regular_file(prefix / "lib" / "libsimgrid.so.3.32", ec))
+    return prefix.string();
+  return "";
+}
+
 } // namespace haec::cli

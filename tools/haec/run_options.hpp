@@ -29,6 +29,7 @@ struct RunOptions {
   bool force = false;
   std::vector<std::string> cfg;
   std::string host_speed = "1Gf";
+  std::string simgrid    = "auto"; // --simgrid auto|debian|patched
   bool quiet             = false;
   std::vector<std::string> app; // program and its arguments
 };

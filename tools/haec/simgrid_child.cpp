@@ -5,8 +5,14 @@
 
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern "C" void smpi_init_options(); // smpi/smpi.h: declares smpirun's own settings (smpi/...)
+namespace simgrid::smpi::colls {
+void set_collectives(); // SimGrid 3.32 (exported): selects every collective from smpi/<collective>, dies on a bad name
+}
 
 namespace haec::cli {
 namespace {
@@ -42,6 +48,7 @@ ChildOutput in_simgrid_child(const std::vector<std::string>& cfg, const std::fun
     argv.push_back(nullptr);
     int argc = static_cast<int>(args.size());
     try {
+      smpi_init_options(); // as smpirun's simulator does, so that smpi/... settings are known
       simgrid::s4u::Engine engine(&argc, argv.data());
       work();
     } catch (const std::exception& e) {
@@ -79,7 +86,9 @@ void check_simgrid_settings(const std::vector<std::string>& settings)
       cfg.push_back("--cfg=" + kv);
   if (cfg.empty())
     return;
-  ChildOutput r = in_simgrid_child(cfg, [] {});
+  ChildOutput r = in_simgrid_child(cfg, [] { simgrid::smpi::colls::set_collectives(); });
+  if (auto list = r.first_error.find("! Valid algorithms"); list != std::string::npos) // too long for one line
+    r.first_error = r.first_error.substr(0, list) + " (the valid names: SimGrid's SMPI documentation)";
   if (!r.ok)
     throw InputError("--cfg", "SimGrid rejects a setting (" + (r.first_error.empty() ? "no message" : r.first_error) + ")",
                      "check the key and value against `smpirun ... APP --cfg-help`");

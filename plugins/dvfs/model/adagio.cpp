@@ -1,5 +1,7 @@
 #include "adagio.hpp"
 
+#include <algorithm>
+
 namespace haec::dvfs {
 namespace {
 uint64_t task_id(uint64_t key, int rank)
@@ -32,7 +34,7 @@ Plan AdagioGovernor::on_task_start(uint64_t key, double /*flops*/, int rank)
   return set(table_.pstate(t.ran_level));
 }
 
-void AdagioGovernor::adagio_schedule(Task& t, const TaskObservation& o)
+void AdagioGovernor::adagio_schedule(Task& t, const TaskObservation& o, double not_slack)
 {
   const double I = o.flops;
   if (!(I > 0) || !(o.t_comp > 0)) // nothing measurable: keep the schedule
@@ -47,7 +49,7 @@ void AdagioGovernor::adagio_schedule(Task& t, const TaskObservation& o)
     t.measured = true;
   }
   t.rate[static_cast<size_t>(t.ran_level)] = I / o.t_comp;
-  const double target = o.t_comp + o.t_lib - t_copy_;
+  const double target = o.t_comp + o.t_lib - not_slack;
   t.sched_level = 0;
   for (int l = levels - 1; l >= 0; --l) // slowest first
     if (I / t.rate[static_cast<size_t>(l)] <= target * (1 + 1e-12)) {
@@ -58,25 +60,63 @@ void AdagioGovernor::adagio_schedule(Task& t, const TaskObservation& o)
 
 void AdagioGovernor::on_task_end(const TaskObservation& o)
 {
-  adagio_schedule(task(o.key, o.rank), o);
+  adagio_schedule(task(o.key, o.rank), o, t_copy_);
 }
 
-AdagioImprovedGovernor::AdagioImprovedGovernor(PstateTable table, double t_copy, double factor)
-    : AdagioGovernor(std::move(table), t_copy, "adagio-improved"), factor_(factor)
+AdagioImprovedGovernor::AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal)
+    : AdagioGovernor(std::move(table), t_copy, "adagio-improved"), factor_(factor), thesis_(thesis_literal)
 {
+}
+
+double AdagioImprovedGovernor::t_min(int rank) const
+{
+  auto it = t_min_.find(rank);
+  return it == t_min_.end() ? std::numeric_limits<double>::infinity() : it->second;
 }
 
 void AdagioImprovedGovernor::on_task_end(const TaskObservation& o)
 {
-  Task& t = task(o.key, o.rank);
-  if (o.t_lib > t.t_min * factor_) { // we wait for others: slow down
-    adagio_schedule(t, o);
+  if (thesis_)
+    return on_task_end_thesis(o);
+  Task& t       = task(o.key, o.rank);
+  double& t_min = t_min_.try_emplace(o.rank, o.t_lib).first->second;
+  t_min         = std::min(t_min, o.t_lib);
+  const double communication = std::max(t_copy_, t_min * factor_); // the rest of t_lib is waiting
+  double wait                = o.t_lib - communication;
+  // Adagio's premise: running slower by d shrinks the wait after the task by d. When it did not
+  // (by half), the wait was not slack: the task's result was awaited elsewhere (a pipeline
+  // stage's send) and the wait is for data that does not depend on it. That much wait is
+  // structural for this task from now on.
+  const double slowed = t.last_spf > 0 ? o.t_comp - o.flops * t.last_spf : 0;
+  const bool not_slack = slowed > 1e-6 * o.t_comp && t.last_raw_wait >= 0 && t.last_raw_wait - wait < slowed / 2;
+  if (not_slack)
+    t.structural = std::max(t.structural, t.last_raw_wait);
+  if (o.flops > 0)
+    t.last_spf = o.t_comp / o.flops;
+  t.last_raw_wait = wait;
+  wait -= t.structural;
+  const double recurring = t.last_wait < 0 ? 0 : std::min(wait, t.last_wait);
+  t.last_wait            = std::max(0.0, wait);
+  if (wait > 0 && !not_slack) { // we wait for others: Adagio on the wait that recurs
+    adagio_schedule(t, o, o.t_lib - std::max(0.0, recurring));
     return;
   }
-  // Others wait for us. Keep the rates learnt (the task may slow down again later), then move
-  // half-way to the fastest level.
+  // No wait, or the last slowdown delayed others: move half-way to the fastest level.
   const int ran = t.ran_level;
-  adagio_schedule(t, o);
+  adagio_schedule(t, o, communication);
+  t.sched_level = ran / 2;
+}
+
+// Listing 5 as printed, per task.
+void AdagioImprovedGovernor::on_task_end_thesis(const TaskObservation& o)
+{
+  Task& t = task(o.key, o.rank);
+  if (o.t_lib > t.t_min * factor_) { // we wait for others: slow down
+    adagio_schedule(t, o, t_copy_);
+    return;
+  }
+  const int ran = t.ran_level;
+  adagio_schedule(t, o, t_copy_);
   t.sched_level = ran / 2;
   t.t_min       = o.t_lib;
 }

@@ -27,25 +27,42 @@ protected:
     int ran_level = 0;      // level the last occurrence started at
     int sched_level = 0;    // level for the next occurrence
     std::vector<double> rate; // flop/s by level
-    double t_min = std::numeric_limits<double>::infinity(); // AdagioImproved
+    double t_min = std::numeric_limits<double>::infinity(); // AdagioImproved as printed
+    double last_wait = -1; // AdagioImproved: the wait after the previous occurrence (-1: none)
+    double last_spf  = 0;  // AdagioImproved: seconds per flop of the previous occurrence
+    double last_raw_wait = -1; // AdagioImproved: t_lib beyond the communication floor, previous occurrence
+    double structural = 0; // AdagioImproved: wait that slowing down did not shrink (not slack)
   };
   Task& task(uint64_t key, int rank);
-  // Lines 18-41 of Listing 4 on a task: record the rate, set its schedule.
-  void adagio_schedule(Task& t, const TaskObservation& o);
+  // Lines 18-41 of Listing 4 on a task: record the rate, set its schedule; `not_slack` seconds
+  // of t_lib are communication, not waiting (Adagio's t_copy).
+  void adagio_schedule(Task& t, const TaskObservation& o, double not_slack);
 
   double t_copy_;
   std::unordered_map<uint64_t, Task> tasks_; // by (rank, key) mixed into one word
 };
 
 // Listing 5: t_lib > t_min * factor: we wait for others, run Adagio (slow down); otherwise
-// others wait for us: go half-way (by level) to the fastest pstate and set t_min = t_lib.
+// others wait for us: go half-way (by level) to the fastest pstate. As the thesis's text says
+// (not its listing), t_min is the node's (here: the rank's) smallest communication time, over
+// all its tasks: the cost of communicating without waiting. Only the wait beyond t_min * factor
+// is slack for Adagio, and only as much of it as the previous occurrence also had: a wait that
+// a neighbour's one-off lateness caused is not there next time. `thesis_literal` restores the listing as printed: t_min per task, set to
+// the last t_lib that did not grow, and all of t_lib taken as slack (README: why that slows the
+// critical path by half).
 class AdagioImprovedGovernor : public AdagioGovernor {
 public:
-  AdagioImprovedGovernor(PstateTable table, double t_copy, double factor);
+  AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal = false);
   void on_task_end(const TaskObservation& observation) override;
+  // The rank's t_min (+inf before its first task ended).
+  double t_min(int rank = 0) const;
 
 private:
+  void on_task_end_thesis(const TaskObservation& observation);
+
   double factor_;
+  bool thesis_;
+  std::unordered_map<int, double> t_min_; // by rank
 };
 
 } // namespace haec::dvfs

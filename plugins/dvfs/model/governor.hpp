@@ -42,6 +42,14 @@ struct IterationStats {
   double t_comp   = 0; // seconds computing
   double t_mpi    = 0; // seconds in MPI
   double duration = 0; // seconds, boundary to boundary
+  // Watts the rest of the run burns per second this rank's iteration is lengthened: the other
+  // hosts' idle power, all of them waiting (objective (9.4)'s max term); 0: unknown.
+  double delay_watts = 0;
+  // The smallest wait per second of computation among the rank's computations whose MPI time
+  // ended in this iteration: (t_lib - the rank's smallest t_lib) / t_comp. One pstate for the
+  // whole iteration can stretch every computation by this fraction without making anyone wait.
+  // < 0: unknown.
+  double slack_ratio = -1;
 };
 
 struct GovernorParams {
@@ -52,6 +60,7 @@ struct GovernorParams {
   int max_pstate        = -1;
   double t_copy         = 0;    // adagio: s of t_lib that are copies, never slack
   double adagio_factor  = 1.1;  // adagio-improved: t_lib > t_min * factor means "we wait"
+  bool adagio_thesis    = false; // adagio-improved: Listing 5 as printed (per-task t_min, whole t_lib as slack)
   double rho            = 10;   // lagrange: ADMM penalty (J/s^2)
   double overlay        = 0.95; // lagrange: s = overlay * iteration duration
   bool lagrange_thesis  = false; // lagrange: the thesis's literal g and dual sign (README)

@@ -9,13 +9,29 @@ LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay
 {
 }
 
-double LagrangeGovernor::objective(int pstate, double work, double s, const State& st) const
+double LagrangeGovernor::objective(int pstate, double work, double s, const State& st, double delay_watts) const
 {
-  const double tau = work / table_.speed(pstate); // f W
+  const double tau  = work / table_.speed(pstate); // f W
   const double idle = thesis_ ? std::min(s, tau) : s - std::min(s, tau);
-  const double g    = tau * table_.busy_watts(pstate) + idle * table_.idle_watts(pstate);
+  // Computing beyond the window lengthens the iteration for every other node (the max term of
+  // (9.4)): they idle meanwhile. Without it, a node whose computation already exceeds s at every
+  // pstate (the critical one) sees no idle term at all and slows down for busy energy alone.
+  const double delay = thesis_ ? 0 : std::max(0.0, tau - s) * delay_watts;
+  const double g     = tau * table_.busy_watts(pstate) + idle * table_.idle_watts(pstate) + delay;
   const double r    = tau - st.t - st.lambda;
   return g + rho_ / 2 * r * r;
+}
+
+// The thesis's local stand-in for max_j t_j is overlay x the node's own duration. That duration
+// includes the delay the node's own slowing causes in a phase where it had no slack (an
+// iteration of several computations and exchanges), so the window grows with the node's
+// slowness. One pstate per iteration can only use the slack of its tightest computation.
+double LagrangeGovernor::window(const IterationStats& it) const
+{
+  const double s = overlay_ * it.duration;
+  if (thesis_ || !(it.slack_ratio >= 0))
+    return s;
+  return std::min(s, it.t_comp * (1 + it.slack_ratio));
 }
 
 Plan LagrangeGovernor::on_iteration(const IterationStats& it)
@@ -28,12 +44,12 @@ Plan LagrangeGovernor::on_iteration(const IterationStats& it)
     st.t       = it.t_comp;
     st.lambda  = 0;
   }
-  const double s = overlay_ * it.duration;
+  const double s = window(it);
   int best = table_.fastest();
-  double best_v = objective(best, it.work, s, st);
+  double best_v = objective(best, it.work, s, st, it.delay_watts);
   for (int l = 1; l < table_.levels(); ++l) { // ties keep the faster pstate
     const int p = table_.pstate(l);
-    const double v = objective(p, it.work, s, st);
+    const double v = objective(p, it.work, s, st, it.delay_watts);
     if (v < best_v) {
       best   = p;
       best_v = v;

@@ -1,14 +1,22 @@
 // Lagrange (002 §9.3.2, docs/MODELS.md §5): per node and iteration, one step of ADMM on
 //   min sum_i g_i(f_i)  s.t.  f_i W_i = t_i,  t_i <= s,
-// f the inverse speed, W the iteration's work, s = overlay * the node's iteration duration.
+// f the inverse speed, W the iteration's work, s = overlay * the node's iteration duration, at
+// most the iteration's computation stretched by the slack of its tightest computation (window()).
 //   (1) f = argmin over the allowed pstates of g(f) + rho/2 (f W - t - lambda)^2
 //   (2) t = min(f W - lambda, s)
 //   (3) lambda -= f W - t
-// with g(f) = f W P_busy(f) + (s - min(s, f W)) P_idle(f): the node's energy over the window s
-// (computing, then idle until s). Two departures from the thesis text, both kept switchable
+// with g(f) = f W P_busy(f) + (s - min(s, f W)) P_idle(f) + max(0, f W - s) P_others: the node's
+// energy over the window s (computing, then idle until s), plus what the other nodes burn idling
+// while a computation beyond s lengthens the iteration (P_others = IterationStats::delay_watts).
+// Four departures from the thesis text, all kept switchable
 // (GovernorParams::lagrange_thesis) and explained in plugins/dvfs/README.md:
 //  - the thesis prints min(s, fW) * P_idle, which grows with fW and so never favours slowing
 //    down; the window energy above is what its objective (9.4) sums;
+//  - the thesis's local g drops (9.4)'s max term: a node computing beyond s pays nothing for
+//    delaying everyone, so the critical node (f W > s at every pstate, s = 0.95 x its own
+//    duration) slows down for busy energy alone and drags the run by ~50 % (README);
+//  - the thesis's s = overlay x the node's own duration grows with the delay the node's own
+//    slowing causes in a phase of the iteration where it had no slack: window();
 //  - the thesis adds (f W - t) to lambda; with (2) that doubles lambda every iteration once it
 //    is positive and drives the busiest node to the slowest pstate. Boyd's scaled ADMM (u = -lambda)
 //    subtracts it: lambda returns to 0 whenever t <= s, and goes negative (pushing f W down,
@@ -32,7 +40,12 @@ public:
   };
   const State& state(int rank = 0) const { return states_.at(rank); }
   // Step (1)'s objective at a pstate, for tests and traces.
-  double objective(int pstate, double work, double s, const State& st) const;
+  double objective(int pstate, double work, double s, const State& st, double delay_watts = 0) const;
+
+  // s: overlay x the iteration's duration, at most its computation stretched by its tightest
+  // computation's slack (IterationStats::slack_ratio); the thesis's overlay x duration alone
+  // with lagrange_thesis.
+  double window(const IterationStats& it) const;
 
 private:
   double rho_, overlay_;

@@ -1,0 +1,247 @@
+#!/usr/bin/python3
+"""Scale benchmark: an LU-like TI trace (bench/scale/gen_lu_trace.py) replayed with one rank per node
+of a torus by `haec run --link dor`, against bare SimGrid 3.32 (Debian's smpirun, no suite) on the
+equivalent XML torus, in the same run.
+
+    bench/scale/scale.py BUILD [--sizes 64,256,1024,4096] [--iterations 5] [--pairs 5]
+                         [--simgrid debian,patched] [--allreduce ALGORITHM] [--leak]
+
+For each size: --pairs rounds, each running bare SimGrid and every haec run variant once (--simgrid:
+haec run on Debian's libsimgrid and on the patched one of scripts/build-simgrid.sh), the order
+rotating every round; each run is timed as a whole process tree (/usr/bin/time: CPU = user + system
+of the process and all its children, peak RSS of the largest process). Reported: medians, network
+transfers per second of CPU time, and the median of the per-round speed-ups (bare CPU / haec CPU).
+Then the makespan check, like with like: the same haec run on SimGrid's own components (Debian's
+library, SimGrid's own trace reader: --simgrid debian --cfg haec/replay/reader:simgrid), whose
+makespan every variant must equal to 1e-9 relative. Bare SimGrid's makespan is printed too; it
+differs, as its network model is not DOR. Bare SimGrid is smpirun -replay as a user runs it
+(SimGrid's default privatization) with the SimGrid settings haec run gives it with a link model
+(smpi/host-speed:1Gf, network/crosstraffic:0, surf/precision:1e-13) and, with --allreduce, the
+same smpi/allreduce.
+Targets (4096 ranks): >= 100,000 transfers per second of CPU time, peak RSS <= 1 GiB, makespan equal
+to 1e-9. Work files and traces: BUILD/bench-scale/ (traces kept and reused).
+"""
+import argparse
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DIMS = {64: "4x4x4", 256: "8x8x4", 1024: "16x8x8", 4096: "16x16x16", 512: "8x8x8", 2048: "16x16x8"}
+TARGET_RATE, TARGET_RSS_MIB, TARGET_REL = 100000, 1024, 1e-9
+
+
+def timed(argv, log, time_file):
+    """Runs argv under /usr/bin/time; returns (cpu s, wall s, peak RSS MiB)."""
+    with open(log, "w") as out:
+        rc = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", time_file] + argv, stdout=out,
+                            stderr=subprocess.STDOUT).returncode
+    if rc != 0:
+        sys.exit(f"scale: command failed (exit {rc}), see {log}: {shlex.join(argv)}")
+    wall, user, system, rss_kib = open(time_file).read().split()[-4:]
+    return float(user) + float(system), float(wall), int(rss_kib) / 1024
+
+
+def trace_for(work, ranks, iterations):
+    d = os.path.join(work, "traces", f"lu-{ranks}r-{iterations}i-nz8")
+    trace = os.path.join(d, "lu.txt")
+    gen = os.path.join(HERE, "gen_lu_trace.py")
+    if not os.path.exists(trace) or os.path.getmtime(gen) > os.path.getmtime(trace):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(os.path.dirname(d), exist_ok=True)
+        subprocess.run(["/usr/bin/python3", gen, "--ranks", str(ranks), "--iterations", str(iterations), "--out", d],
+                       check=True, stdout=subprocess.DEVNULL)
+    return trace
+
+
+def summary(run_dir):
+    return json.load(open(os.path.join(run_dir, "summary.json")))
+
+
+class Size:
+    def __init__(self, args, work, ranks):
+        self.args, self.work, self.ranks, self.dims = args, work, ranks, DIMS[ranks]
+        self.trace = trace_for(work, ranks, args.iterations)
+        self.haec = os.path.join(args.build, "bin", "haec")
+        self.extra = ["--cfg", f"smpi/allreduce:{args.allreduce}"] if args.allreduce else []
+
+    def haec_run(self, out, more=()):
+        return [self.haec, "run", "--platform", f"torus:{self.dims}", "--link", "dor", "--replay", self.trace,
+                "-np", str(self.ranks), "--out", out, "--force", "-q"] + list(more) + self.extra
+
+    def bare_run(self, ours_dir):
+        """Bare SimGrid on <cluster topology="TORUS">: the same hosts (node i = x + X*y + X*Y*z), speeds,
+        links and rank placement as haec's platform.json and hostfile."""
+        p = json.load(open(os.path.join(ours_dir, "platform.json")))
+        x, y, z = self.dims.split("x")
+        xml = os.path.join(self.work, f"torus-{self.dims}.xml")
+        link, loop = p["links"]["link"], p["loopback"]
+        open(xml, "w").write(f"""<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="torus" prefix="node-" suffix="" radical="0-{self.ranks - 1}" speed="{p['node']['speeds_flops'][0]}f"
+           core="{p['node']['cores']}" bw="{link['bandwidth_Bps']}Bps" lat="{link['latency_s']}s"
+           loopback_bw="{loop['bandwidth_Bps']}Bps" loopback_lat="{loop['latency_s']}s"
+           topology="TORUS" topo_parameters="{x},{y},{z}"/>
+</platform>
+""")
+        hosts = os.path.join(self.work, f"bare-{self.dims}.hosts")
+        X, Y = int(x), int(y)
+        with open(hosts, "w") as f:
+            for line in open(os.path.join(ours_dir, "hostfile")):
+                name, _, count = line.strip().partition(":")
+                _, a, b, c = name.split("-")
+                f.write(f"node-{int(a) + X * int(b) + X * Y * int(c)}" + (f":{count}" if count else "") + "\n")
+        cfg = ["--cfg=smpi/host-speed:1Gf", "--cfg=network/crosstraffic:0", "--cfg=surf/precision:1e-13"]
+        if self.args.allreduce:
+            cfg.append(f"--cfg=smpi/allreduce:{self.args.allreduce}")
+        return ["/usr/bin/smpirun", "-np", str(self.ranks), "-platform", xml, "-hostfile", hosts] + cfg + \
+               ["-replay", self.trace]
+
+    def measure(self, variants):
+        """Alternated rounds of bare SimGrid and each haec run variant (the order rotates every round)."""
+        base = os.path.join(self.work, f"{self.dims}")
+        ours = {v: self.haec_run(os.path.join(self.work, f"run-{self.dims}-{v}"), ["--simgrid", v]) for v in variants}
+        for v, argv in ours.items():  # warm-up; writes platform.json and hostfile
+            timed(argv, f"{base}-{v}.log", f"{base}-{v}.time")
+        bare = self.bare_run(os.path.join(self.work, f"run-{self.dims}-{variants[0]}"))
+        argvs = dict(bare=bare, **ours)
+        sides = {side: [] for side in argvs}
+        names = list(argvs)
+        for p in range(self.args.pairs):
+            for side in names[p % len(names):] + names[:p % len(names)]:
+                sides[side].append(timed(argvs[side], f"{base}-{side}.log", f"{base}-{side}.time"))
+        r = dict(cmds=argvs)
+        for side, runs in sides.items():
+            r[side] = {k: statistics.median(v[i] for v in runs) for i, k in enumerate(("cpu", "wall", "rss"))}
+            if side != "bare":
+                s = summary(os.path.join(self.work, f"run-{self.dims}-{side}"))
+                r[side].update(transfers=s["messages"], makespan=s["makespan_s"], library=s.get("simgrid_library", "?"),
+                               speedup=statistics.median(b[0] / o[0] for b, o in zip(sides["bare"], runs)))
+        r["transfers"] = r[variants[0]]["transfers"]
+        if any(r[v]["transfers"] != r["transfers"] for v in variants):
+            sys.exit(f"scale: the variants count different transfers at {self.ranks} ranks")
+        bare_log = open(base + "-bare.log").read()
+        r["bare"]["makespan"] = float(bare_log.rsplit("Simulation time ", 1)[1].split()[0])
+        if not self.args.no_reference:
+            ref_dir = os.path.join(self.work, f"reference-{self.dims}")
+            timed(self.haec_run(ref_dir, ["--simgrid", "debian", "--cfg", "haec/replay/reader:simgrid"]),
+                  base + "-ref.log", base + "-ref.time")
+            r["reference"] = summary(ref_dir)["makespan_s"]
+        return r
+
+
+def leak_check(args, work):
+    """valgrind on the simulator of a small haec run: bytes definitely lost (all, and through our code)."""
+    size = Size(args, work, 256)
+    size.trace = trace_for(work, 256, 2)
+    out = os.path.join(work, "leak-run")
+    timed(size.haec_run(out, ["--simgrid", args.simgrid]), out + ".log", out + ".time")
+    argv = shlex.split(open(os.path.join(out, "command.txt")).read())
+    i = argv.index("-wrapper")
+    vg_log = os.path.join(work, "leak-valgrind.log")
+    argv[i + 1] += f" valgrind --leak-check=full --show-leak-kinds=definite --num-callers=40 --log-file={vg_log}"
+    leak_out = os.path.join(work, "leak-out")
+    shutil.rmtree(leak_out, ignore_errors=True)
+    os.makedirs(leak_out)
+    argv = [a.replace(f"haec/out:{out}", f"haec/out:{leak_out}") for a in argv]
+    timed(argv, os.path.join(work, "leak-smpirun.log"), os.path.join(work, "leak.time"))
+    lost_all = lost_ours = 0
+    record, n, ours = False, 0, False
+    for line in open(vg_log).read().splitlines() + ["==0== "]:
+        if "are definitely lost in loss record" in line:
+            n, record, ours = int(line.split()[1].replace(",", "")), True, False
+            lost_all += n
+        elif record and ("libhaec_" in line or args.build in line):
+            ours = True
+        elif record and line.rstrip().endswith("=="):
+            lost_ours += n if ours else 0
+            record = False
+    errors = [l for l in open(vg_log) if "ERROR SUMMARY" in l][-1].split("ERROR SUMMARY:")[1].strip()
+    print(f"leak check (valgrind on the simulator, 256 ranks, 2 iterations): definitely lost "
+          f"{lost_all} bytes, {lost_ours} through our code; {errors}")
+    return lost_ours == 0
+
+
+def print_header(args, variants):
+    print(f"scale benchmark: LU-like TI replay, {args.iterations} iterations, nz=8, one rank per torus node; "
+          f"{args.pairs} rounds (bare SimGrid and each haec run variant, order rotating); CPU = user + system of "
+          f"the whole process tree; allreduce: {args.allreduce or 'SimGrid default'}")
+    cols = f"{'ranks':>5} {'transfers':>9} | {'bare cpu_s':>10} {'tr/s':>7} {'RSS_MiB':>7}"
+    for v in variants:
+        cols += f" | {'haec ' + v + ' cpu_s':>19} {'tr/s':>7} {'RSS_MiB':>7} {'speed-up':>8} {'vs ref':>8}"
+    print(cols + f" | {'makespan_s':>12} {'vs bare':>9}")
+
+
+def print_row(ranks, r, variants):
+    rate = lambda side: r["transfers"] / r[side]["cpu"]
+    row = f"{ranks:5d} {r['transfers']:9d} | {r['bare']['cpu']:10.2f} {rate('bare'):7.0f} {r['bare']['rss']:7.0f}"
+    for v in variants:
+        rel = abs(r[v]["makespan"] - r["reference"]) / r["reference"] if "reference" in r else float("nan")
+        r[v]["rel"] = rel
+        row += (f" | {r[v]['cpu']:19.2f} {rate(v):7.0f} {r[v]['rss']:7.0f} {r[v]['speedup']:7.2f}x {rel:8.1e}")
+    first = r[variants[0]]["makespan"]
+    print(row + f" | {first:12.9f} {(first - r['bare']['makespan']) / r['bare']['makespan']:+9.2e}", flush=True)
+
+
+def targets(r, variants):
+    """The issue's targets at 4096 ranks, for the fastest variant."""
+    best = max(variants, key=lambda v: r["transfers"] / r[v]["cpu"])
+    rate = r["transfers"] / r[best]["cpu"]
+    checks = [(f"transfers/s of CPU time >= 100,000 ({rate:,.0f})", rate >= TARGET_RATE),
+              (f"peak RSS <= 1 GiB ({r[best]['rss']:.0f} MiB)", r[best]["rss"] <= TARGET_RSS_MIB),
+              ("makespan = reference to 1e-9", r[best].get("rel", float("nan")) <= TARGET_REL)]
+    print(f"      targets at 4096 ranks (haec {best}): " +
+          "; ".join(f"{n}: {'PASS' if c else 'FAIL'}" for n, c in checks))
+    return all(c for _, c in checks)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("build")
+    ap.add_argument("--sizes", default="64,256,1024,4096")
+    ap.add_argument("--iterations", type=int, default=5)
+    ap.add_argument("--pairs", type=int, default=5)
+    ap.add_argument("--simgrid", default="debian,patched",
+                    help="haec run variants (comma-separated: debian, patched, auto); patched is left out, with a "
+                         "message, when scripts/build-simgrid.sh has not built and checked it")
+    ap.add_argument("--allreduce", default="", help="smpi/allreduce algorithm for both sides (changes the makespan)")
+    ap.add_argument("--no-reference", action="store_true", help="skip the makespan check run")
+    ap.add_argument("--leak", action="store_true", help="also run valgrind's leak check on 256 ranks")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    if args.pairs < 5:
+        sys.exit("scale: --pairs must be at least 5 (median of at least 5 alternated rounds)")
+    variants = args.simgrid.split(",")
+    if "patched" in variants and not os.path.exists(os.path.join(args.build, "simgrid-prefix", "CHECKED")):
+        print("scale: no checked patched SimGrid in BUILD/simgrid-prefix (scripts/build-simgrid.sh): "
+              "haec run on Debian's library only")
+        variants = [v for v in variants if v != "patched"] or ["debian"]
+    args.simgrid = variants[0]
+    work = os.path.join(args.build, "bench-scale")
+    os.makedirs(work, exist_ok=True)
+    print_header(args, variants)
+    ok = True
+    for ranks in (int(s) for s in args.sizes.split(",")):
+        r = Size(args, work, ranks).measure(variants)
+        print_row(ranks, r, variants)
+        if ranks == 4096:
+            ok = targets(r, variants) and ok
+        last = r
+    libs = ", ".join(f"{v}: {last[v]['library']}" for v in variants)
+    print(f"(haec run variants' SimGrid libraries: {libs}; medians in seconds; speed-up: median of per-round "
+          f"bare/haec CPU ratios; vs ref: |haec - reference| / reference of the makespan, the reference being the "
+          f"same haec run on Debian's library with SimGrid's own trace reader; vs bare: makespan difference to "
+          f"bare SimGrid, whose network model is not DOR)")
+    print("commands (last size):\n" + "\n".join(f"  {k}: {shlex.join(v)}" for k, v in last["cmds"].items()))
+    if args.leak:
+        ok = leak_check(args, work) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+// SimGrid 3.32's replay loop with a cheaper trace reader (libs/trace/replay_reader.hpp). SMPI
+// replays each rank's file with simgrid::xbt::replay_runner, which libsimgrid calls through its PLT,
+// so this preloaded definition replaces it, as replay_actions.cpp does for the registration.
+// Same lines, same tokens, same action functions, same warnings and errors, in the same order:
+// the replay's results do not change (tests/integration/test_replay_reader.sh compares every
+// action's simulated time with SimGrid's own reader). A shared trace (no file name: MSG/s4u
+// replays with xbt_replay_set_tracefile) goes to SimGrid's own loop, and so does everything with
+// --cfg=haec/replay/reader:simgrid.
+#include "replay_reader.hpp"
+#include "run.hpp"
+
+#include <simgrid/Exception.hpp>
+#include <xbt/log.h>
+#include <xbt/replay.hpp>
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(replay); // SimGrid's own category: --log=replay.thresh:... still applies
+
+namespace {
+
+using Runner = int (*)(const char*, const char*);
+
+Runner simgrid_runner()
+{
+  static Runner real = reinterpret_cast<Runner>(dlsym(RTLD_NEXT, "_ZN7simgrid3xbt13replay_runnerEPKcS2_"));
+  if (real == nullptr) {
+    std::fprintf(stderr, "haec: cannot find SimGrid's replay_runner (%s)\n", dlerror());
+    std::exit(2);
+  }
+  return real;
+}
+
+// This actor's copies of the registered action functions, taken at first use: SimGrid copies the
+// function before every call (another rank may register again meanwhile); a copy per rank does
+// the same without an allocation per action. SMPI registers the same functions for every rank.
+class ActionTable {
+  std::vector<std::pair<std::string, action_fun>> known_;
+
+public:
+  const action_fun& get(const std::string& name)
+  {
+    for (auto const& [known_name, fun] : known_)
+      if (known_name == name)
+        return fun;
+    try {
+      known_.emplace_back(name, xbt_replay_action_get(name.c_str()));
+    } catch (const std::out_of_range&) {
+      xbt_die("Replay Error: action %s is unknown, please register it properly in the replay engine", name.c_str());
+    }
+    return known_.back().second;
+  }
+};
+
+void handle_action(ActionTable& table, simgrid::xbt::ReplayAction& action)
+{
+  if (action.size() < 2)
+    xbt_die("Replay Error: line '%s' has no action", action.empty() ? "" : action[0].c_str());
+  XBT_DEBUG("%s replays a %s action", action[0].c_str(), action[1].c_str());
+  const action_fun& function = table.get(action[1]);
+  try {
+    function(action);
+  } catch (const simgrid::Exception&) {
+    action.clear();
+    throw;
+  }
+}
+
+} // namespace
+
+namespace simgrid::xbt {
+
+int replay_runner(const char* actor_name, const char* trace_filename)
+{
+  // haec/replay/reader is checked with every haec setting when the platform is created (core_settings.cpp)
+  if (trace_filename == nullptr || haec::core::settings().text("haec/replay/reader") == "simgrid")
+    return simgrid_runner()(actor_name, trace_filename);
+  XBT_VERB("Prepare to replay file '%s' (haec reader)", trace_filename);
+  std::ifstream in(trace_filename, std::ifstream::in);
+  xbt_assert(in.is_open(), "Cannot read replay file '%s'", trace_filename);
+  ActionTable table;
+  std::string line;
+  ReplayAction action;
+  while (haec::trace::next_replay_action(in, line, action)) {
+    if (action.front() == actor_name)
+      handle_action(table, action);
+    else
+      XBT_WARN("Ignore trace element not for me (target='%s', I am '%s')", action.front().c_str(), actor_name);
+  }
+  return 0;
+}
+
+} // namespace simgrid::xbt

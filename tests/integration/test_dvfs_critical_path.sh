@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# AdagioImproved and Lagrange must not slow the critical path (issue 21, plugins/dvfs/README.md):
+#   - on stencil_imbalance (ondes3d pattern, 16 ranks on cluster:16,preset=taurus-node, the
+#     experiment's setting, 30 iterations) both keep the makespan within +1 % of performance
+#     and save energy; the thesis's literal formulas (adagio_thesis=1, lagrange_thesis=1) do not;
+#   - on a perfectly balanced run (uniform pattern: no slack anywhere) no governor but powersave
+#     and adagio lengthens the makespan by more than 0.1 %.
+set -euo pipefail
+build="$(cd "$1" && pwd)"
+haec="$build/bin/haec"
+py=/usr/bin/python3
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+record() { # platform ranks out app-args...
+  local p=$1 n=$2 out=$3
+  shift 3
+  "$haec" trace record --platform "$p" -np "$n" --out "$out" --quiet --cfg smpi/simulate-computation:no -- \
+    "$build/bin/stencil_imbalance" "$@" > /dev/null
+}
+P=cluster:16,preset=taurus-node
+record $P 16 s/s.txt --iters 30 --pattern ondes3d
+for g in performance adagio-improved lagrange; do
+  "$haec" run --platform $P --replay s/s.txt --governor $g --out s-$g --quiet
+done
+"$haec" run --platform $P --replay s/s.txt --governor adagio-improved --cfg haec/dvfs/params:adagio_thesis=1 --out s-ai-thesis --quiet
+"$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg haec/dvfs/params:lagrange_thesis=1 --out s-lg-thesis --quiet
+
+B=cluster:8,preset=taurus-node
+record $B 8 u/u.txt --iters 15 --pattern uniform
+governors="performance powersave ondemand conservative adagio adagio-improved lagrange mix"
+for g in $governors; do
+  "$haec" run --platform $B --replay u/u.txt --governor $g --out u-$g --quiet
+done
+
+GOVERNORS="$governors" $py - <<'PY'
+import json, os
+def summary(d):
+    return json.load(open(d + "/summary.json"))
+base = summary("s-performance")
+T, E = base["makespan_s"], base["energy_j"]
+report = []
+for g, d in [("adagio-improved", "s-adagio-improved"), ("lagrange", "s-lagrange")]:
+    s = summary(d)
+    dm, saving = s["makespan_s"] / T - 1, 1 - s["energy_j"] / E
+    report.append("%s %+.3f %% makespan, %.2f %% saving" % (g, 100 * dm, 100 * saving))
+    assert dm <= 0.01, (g, "makespan", dm)
+    assert saving > 0, (g, "energy", saving)
+# The thesis's literal formulas: the critical path slows down (the defect this test pins).
+for d in ["s-ai-thesis", "s-lg-thesis"]:
+    dm = summary(d)["makespan_s"] / T - 1
+    report.append("%s %+.1f %%" % (d, 100 * dm))
+    assert dm > 0.05, (d, dm)
+# Balanced run: no slack anywhere.
+u = {g: summary("u-" + g)["makespan_s"] for g in os.environ["GOVERNORS"].split()}
+for g, t in u.items():
+    if g not in ("powersave", "adagio"):
+        assert t <= u["performance"] * 1.001, ("balanced run lengthened", g, t, u["performance"])
+assert u["powersave"] > 1.5 * u["performance"]
+print("stencil: " + "; ".join(report))
+print("balanced: " + ", ".join("%s %+.3f %%" % (g, 100 * (t / u["performance"] - 1)) for g, t in u.items()))
+PY
+echo "dvfs critical path ok"

@@ -1,0 +1,218 @@
+// AdagioImproved and Lagrange must not slow the critical path (issue 21; plugins/dvfs/README.md,
+// "Why AdagioImproved and Lagrange slowed the stencil by half"). Hand-built iteration data on
+// taurus-8 (2.3 .. 1.2 GHz, rate = speed): the node nobody waits for stays at the fastest pstate,
+// a node that waits slows down within its wait, and the thesis's literal formulas (kept behind
+// adagio_thesis / lagrange_thesis) show the failure.
+#include "adagio.hpp"
+#include "dvfs_test_support.hpp"
+#include "lagrange.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+using namespace haec::dvfs;
+using dvfs_test::ghz;
+using dvfs_test::taurus8;
+
+namespace {
+
+// 15 other taurus-8 nodes idling at their least idle power (92.75 W at 2.3 GHz).
+constexpr double kOthersIdle = 15 * 92.75;
+
+// One occurrence of task `key`: start (returns the pstate used), end with the compute time the
+// pstate gives and the MPI time `t_lib`.
+int occur(Governor& g, uint64_t key, double flops, double t_lib)
+{
+  const int p = g.on_task_start(key, flops).pstate;
+  g.on_pstate_changed(p);
+  g.on_task_end({key, flops, flops / ghz(p), t_lib, 0});
+  return p;
+}
+
+// One occurrence of a task whose rank's next computation starts `pace` s after this one started
+// (the others' pace), or after `floor` s of messages if it is itself late.
+int paced(Governor& g, uint64_t key, double flops, double pace, double floor)
+{
+  const int p = g.on_task_start(key, flops).pstate;
+  g.on_pstate_changed(p);
+  const double t = flops / ghz(p);
+  g.on_task_end({key, flops, t, std::max(floor, pace - t), 0});
+  return p;
+}
+
+// A Lagrange node whose iteration is W flops at its pstate, then waiting until the others' pace
+// `others` (if it is not itself slower), then `comm` s of communication.
+struct LagrangeNode {
+  LagrangeGovernor g;
+  int p = 0;
+  LagrangeNode(bool thesis) : g(PstateTable(taurus8(), "n"), 10, 0.95, thesis) {}
+  int step(double W, double others, double comm, double delay_watts)
+  {
+    const double tau = W / ghz(p);
+    const double d   = std::max(tau, others) + comm;
+    const int next   = g.on_iteration({0, W, tau, d - tau, d, delay_watts}).pstate;
+    p                = next >= 0 ? next : p;
+    return p;
+  }
+};
+
+} // namespace
+
+// g(f) gains the others' idle power for every second computed beyond the window s.
+TEST(DvfsLagrange, DelayTermHandComputed)
+{
+  const HostModel h = taurus8();
+  LagrangeGovernor g(PstateTable(h, "t"), 10, 0.95, false);
+  LagrangeGovernor::State st{true, 1.0, 0.0};
+  const double P7 = h.power.watts(7, 12);
+  // W = 2.3 Gflop at 1.6 GHz: 1.4375 s, s = 1.425 s: 0.0125 s beyond it.
+  EXPECT_NEAR(g.objective(7, 2.3e9, 1.425, st, kOthersIdle), 1.4375 * P7 + 0.0125 * kOthersIdle + 5 * 0.4375 * 0.4375,
+              1e-9);
+  // Within the window the delay term is absent.
+  EXPECT_NEAR(g.objective(0, 2.3e9, 1.425, st, kOthersIdle), g.objective(0, 2.3e9, 1.425, st, 0), 1e-12);
+  // The thesis's literal g has no such term.
+  LagrangeGovernor thesis(PstateTable(h, "t"), 10, 0.95, true);
+  EXPECT_NEAR(thesis.objective(7, 2.3e9, 1.425, st, kOthersIdle), thesis.objective(7, 2.3e9, 1.425, st, 0), 1e-12);
+}
+
+// The critical node computes all its iteration (20 us of messages): s = 0.95 x its duration is
+// below its computation at every pstate, so g has no idle term. On taurus-8 busy energy per flop
+// is lowest at the fastest pstate, so g alone keeps it fast; the delay charge makes that hold on
+// any power profile.
+TEST(DvfsLagrange, CriticalNodeStaysFast)
+{
+  for (double delay : {kOthersIdle, 0.0}) {
+    LagrangeNode n(false);
+    int slowest = 0;
+    for (int it = 0; it < 300; ++it)
+      slowest = std::max(slowest, n.step(2.3e9, 0, 2e-5, delay));
+    EXPECT_EQ(slowest, 0) << "delay charge " << delay;
+  }
+}
+
+// A node that waits (1 s of work at 2.3 GHz, the others' pace 1.4 s + 0.1 s of messages: s =
+// 1.425 s) slows down until its computation fills the window: 1.7 GHz (1.3529 s); 1.6 GHz would
+// take 1.4375 s > s. It never computes beyond the others' pace.
+TEST(DvfsLagrange, WaitingNodeFillsItsWindow)
+{
+  LagrangeNode n(false);
+  for (int it = 0; it < 30; ++it) {
+    n.step(2.3e9, 1.4, 0.1, kOthersIdle);
+    EXPECT_LE(2.3e9 / ghz(n.p), 1.4) << "iteration " << it;
+  }
+  EXPECT_EQ(n.p, 6);
+}
+
+// Temporal imbalance (the case of SpeedsUpOnlyThroughTheDual): the node's work grows past its
+// slack. Charged for the delay it causes, it speeds up at the next iteration (without the
+// charge it stays at 1.6 GHz for 150 iterations), until its computation fits s = 0.95 x its own
+// duration: 1.8 GHz, 2.22 s while the others need 1.9 s. With 0.12 s of messages (5 % of the
+// iteration) the overlay window cannot tell it is the bottleneck: a limitation kept (README).
+TEST(DvfsLagrange, SpeedsUpAtOnceWhenItBecomesTheBottleneck)
+{
+  LagrangeNode n(false);
+  for (int it = 0; it < 5; ++it)
+    n.step(3.0e9, 1.9, 0.12, kOthersIdle);
+  EXPECT_EQ(n.p, 7); // 1.875 s <= 0.95 x 2.02 s
+  std::vector<int> levels;
+  for (int it = 0; it < 10; ++it)
+    levels.push_back(n.step(4.0e9, 1.9, 0.12, kOthersIdle));
+  const std::vector<int> expected = {6, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+  EXPECT_EQ(levels, expected);
+}
+
+// AdagioImproved's t_min is the rank's communication floor over all its tasks: a task that
+// always waits 0.5 s slows down (the listing as printed takes that wait as its t_min and stays
+// at the fastest pstate forever: "t_min never reached").
+TEST(DvfsAdagioImproved, SteadyWaitIsSlack)
+{
+  for (bool thesis : {false, true}) {
+    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, thesis);
+    for (int it = 0; it < 5; ++it) {
+      paced(g, 1, 2.3e9, 1.5, 2e-5); // waits for the others: 0.5 s at 2.3 GHz
+      occur(g, 2, 1e9, 2e-5);        // others wait for it: the floor is 20 us
+    }
+    // Target 1.5 - 2.2e-5 s: 1.6 GHz (1.4375 s); 1.5 GHz would take 1.5333 s.
+    EXPECT_EQ(g.scheduled_level(1), thesis ? 0 : 7);
+    EXPECT_EQ(g.scheduled_level(2), 0);
+  }
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  occur(g, 2, 1e9, 2e-5);
+  EXPECT_NEAR(g.t_min(), 2e-5, 1e-18);
+  occur(g, 1, 2.3e9, 0.5);
+  EXPECT_NEAR(g.t_min(), 2e-5, 1e-18); // a longer t_lib never raises it
+}
+
+// Communication time that is not waiting is not slack: 0.06 s of transfers after every task.
+// Listing 5 as printed, after a first t_lib of 0.1 s (its t_min), reads a later 0.12 s as
+// waiting and slows down into the transfer time; ours knows the floor (0.06 s x 1.1 is
+// communication), and slows down only by a wait beyond it that recurs.
+TEST(DvfsAdagioImproved, TransferTimeIsNotSlack)
+{
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  occur(g, 1, 2.3e9, 0.06);
+  occur(g, 1, 2.3e9, 0.06);
+  EXPECT_EQ(g.scheduled_level(1), 0);
+  occur(g, 1, 2.3e9, 0.1); // 0.034 s of wait, once: not slack yet
+  EXPECT_EQ(g.scheduled_level(1), 0);
+  occur(g, 1, 2.3e9, 0.1); // 0.034 s again: target 1.034 s; 2.2 GHz takes 1.04545 s
+  EXPECT_EQ(g.scheduled_level(1), 0);
+  occur(g, 1, 2.3e9, 0.16); // 0.094 s, but only 0.034 s recurred
+  EXPECT_EQ(g.scheduled_level(1), 0);
+  occur(g, 1, 2.3e9, 0.16); // 0.094 s twice: target 1.094 s: 2.2 GHz fits, 2.1 GHz (1.0952 s) not
+  EXPECT_EQ(g.scheduled_level(1), 1);
+
+  AdagioImprovedGovernor thesis(PstateTable(taurus8(), "t"), 0, 1.1, true);
+  occur(thesis, 1, 2.3e9, 0.1);  // t_min = 0.1
+  occur(thesis, 1, 2.3e9, 0.12); // 0.12 > 0.11: Adagio on all of it, target 1.12 s: 2.1 GHz
+  EXPECT_EQ(thesis.scheduled_level(1), 2);
+}
+
+// A neighbour's one-off lateness makes the critical rank wait once: the listing as printed slows
+// the next occurrence down by all of it (and, late in turn, delays its own neighbours); ours
+// waits until the wait recurs.
+TEST(DvfsAdagioImproved, OneOffWaitIsNotSlack)
+{
+  for (bool thesis : {false, true}) {
+    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, thesis);
+    for (int it = 0; it < 5; ++it)
+      occur(g, 1, 2.3e9, 2e-5);
+    occur(g, 1, 2.3e9, 0.3); // a neighbour was late
+    EXPECT_EQ(g.scheduled_level(1), thesis ? 5 : 0); // target 1.3 s: 1.8 GHz (1.2778 s)
+  }
+}
+
+// A waiting node that filled its wait keeps its pstate: t_lib stays above the floor's noise band,
+// so it does not bounce half-way up every other occurrence (each bounce shifts its neighbours'
+// waits). The others' pace: the next computation starts 1.5 s after this one started.
+TEST(DvfsAdagioImproved, FilledWaitIsStable)
+{
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  occur(g, 2, 1e9, 2e-5); // the floor
+  std::vector<int> levels;
+  for (int it = 0; it < 20; ++it)
+    levels.push_back(paced(g, 1, 2.3e9, 1.5, 2e-5));
+  EXPECT_EQ(levels[0], 0);
+  EXPECT_EQ(levels[1], 0); // the wait has been seen once
+  for (size_t i = 2; i < levels.size(); ++i)
+    EXPECT_EQ(levels[i], 7) << "occurrence " << i;
+}
+
+// Adagio's premise is that running a task slower shrinks the wait after it. A pipeline stage
+// waits for its upstream neighbour whatever its own speed, while its downstream neighbour waits
+// for its result: slowing it shrinks nothing and delays the pipeline. The first slowdown that
+// does not come out of the wait marks that wait as structural for the task, and it speeds up.
+TEST(DvfsAdagioImproved, WaitThatDoesNotShrinkIsNotSlack)
+{
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  occur(g, 2, 1e9, 2e-5); // the floor
+  std::vector<int> levels;
+  for (int it = 0; it < 10; ++it)
+    levels.push_back(occur(g, 1, 2.3e9, 0.3)); // 0.3 s whatever the pstate
+  // Seen once, twice (target 1.3 s: 1.8 GHz), then the slowdown did not shrink it: half-way
+  // back (5 -> 2 -> 1 -> 0), and it stays at the fastest pstate.
+  const std::vector<int> expected = {0, 0, 5, 2, 1, 0, 0, 0, 0, 0};
+  EXPECT_EQ(levels, expected);
+}
