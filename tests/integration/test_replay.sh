@@ -22,8 +22,10 @@ smpirun -np 16 -platform cluster.xml -hostfile hostfile -trace-ti --cfg=tracing/
   --cfg=smpi/host-speed:1Gf "$build/bin/lu_like" 3 > record.out 2> record.err
 [ -s trace/lu.txt ] || { echo "FAIL: no trace recorded"; cat record.err; exit 1; }
 
-# No model: the suite only observes, and the replay's simulated time is SimGrid's own.
-smpirun -np 16 -platform cluster.xml -hostfile hostfile --cfg=smpi/display-timing:yes -replay trace/lu.txt \
+# No model: the suite only observes, and the replay's simulated time is SimGrid's own (with the
+# precision haec run sets in every mode, surf/precision 1e-13).
+smpirun -np 16 -platform cluster.xml -hostfile hostfile --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-13 \
+  -replay trace/lu.txt \
   > plain.out 2> plain.err
 plain=$(grep -o "Simulated time: [0-9.e+-]*" plain.err)
 "$haec" run --platform cluster.xml --hostfile hostfile --replay trace/lu.txt --out none --quiet
