@@ -55,8 +55,11 @@ cmp results.before c/results.csv || fail "results.csv changed on a re-run"
 # A campaign stopped by SIGTERM after its first run keeps it; the next one runs the other three.
 "$haec" campaign run small.json --out k --jobs 1 2> kill.err &
 pid=$!
+finished() { # run directories in place (a staging directory *.tmp-PID may hold summary.json already)
+  find k/runs -mindepth 2 -maxdepth 2 -name summary.json 2> /dev/null | grep -vc '\.tmp-' || true
+}
 for _ in $(seq 1 600); do
-  ls k/runs/*/summary.json > /dev/null 2>&1 && break
+  [ "$(finished)" -ge 1 ] && break
   sleep 0.1
 done
 kill -TERM $pid
@@ -64,7 +67,7 @@ status=0
 wait $pid || status=$?
 [ "$status" -eq 143 ] || fail "stopped campaign exit $status, expected 143"
 grep -q "interrupted" kill.err || fail "no interruption line: $(cat kill.err)"
-kept=$(ls -d k/runs/*/ | grep -vc tmp- || true)
+kept=$(finished)
 [ "$kept" -ge 1 ] || fail "no finished run kept"
 "$haec" campaign run small.json --out k --jobs 2 2> resume.err || fail "resume failed: $(cat resume.err)"
 grep -q "4 runs, $kept already finished" resume.err || fail "resume: $(head -1 resume.err), expected $kept finished"
