@@ -159,6 +159,8 @@ std::string run_id(const CampaignRun& run, const std::string& fixed)
   return name.substr(0, 60) + "-" + fnv_hex(key);
 }
 
+const size_t kMaxRuns = 100000; // a campaign of more runs is a mistake, not a study
+
 std::vector<std::pair<std::string, json>> read_axes(const Reader& r, const json& j)
 {
   if (!j.contains("axes") || !j["axes"].is_object() || j["axes"].empty())
@@ -176,6 +178,11 @@ std::vector<std::pair<std::string, json>> read_axes(const Reader& r, const json&
     }
     axes.emplace_back(name, values);
   }
+  // Before expanding: a product of a few long axes is astronomically many runs (found by fuzzing).
+  size_t runs = 1;
+  for (const auto& a : axes)
+    if ((runs *= a.second.size()) > kMaxRuns)
+      r.fail("the axes make more than " + std::to_string(kMaxRuns) + " runs", "split the campaign or shorten its axes");
   return axes;
 }
 
