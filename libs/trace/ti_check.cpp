@@ -186,12 +186,20 @@ std::vector<std::string> ti_rank_files(const std::string& list_path)
       continue;
     if (f.size() > 1) // an action: the list is itself a trace
       return {list_path};
+    // Relative names are relative to the list's directory (ours since the trace became
+    // relocatable); the working directory is tried second (SimGrid's tracer writes such lists).
     fs::path p(f[0]);
-    if (!p.is_absolute() && !fs::exists(p))
-      p = fs::path(list_path).parent_path() / p;
+    if (!p.is_absolute()) {
+      const fs::path beside = fs::path(list_path).parent_path() / p;
+      if (fs::exists(beside) || !fs::exists(p))
+        p = beside;
+    }
     if (!fs::is_regular_file(p))
       throw InputError(list_path + ":" + std::to_string(lineno), "trace file '" + f[0] + "' does not exist",
-                       "the list names one file per rank; keep the files where it says");
+                       fs::path(f[0]).is_absolute()
+                           ? "this list names absolute paths (an old trace, moved?): write each rank file's path relative "
+                             "to the list, or record again"
+                           : "keep the list and its rank files together (names are relative to the list's directory)");
     files.push_back(p.string());
   }
   if (files.empty())
