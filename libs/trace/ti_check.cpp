@@ -197,8 +197,7 @@ std::vector<std::string> ti_rank_files(const std::string& list_path)
     if (!fs::is_regular_file(p))
       throw InputError(list_path + ":" + std::to_string(lineno), "trace file '" + f[0] + "' does not exist",
                        fs::path(f[0]).is_absolute()
-                           ? "this list names absolute paths (an old trace, moved?): write each rank file's path relative "
-                             "to the list, or record again"
+                           ? "this list names absolute paths: make them relative to the list, or record again"
                            : "keep the list and its rank files together (names are relative to the list's directory)");
     files.push_back(p.string());
   }
