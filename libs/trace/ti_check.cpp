@@ -347,7 +347,7 @@ std::string resolve_entry(const std::string& entry, const std::string& list_path
   for (const auto& c : tries) {
     std::error_code ec;
     if (fs::is_regular_file(c, ec))
-      return c.string();
+      return fs::equivalent(c, p, ec) ? p.string() : c.string(); // as written when it is the same file (messages)
   }
   throw InputError(list_path + ":" + std::to_string(lineno), "trace file '" + entry + "' does not exist",
                    p.is_absolute() ? "this list names absolute paths: make them relative to the list, or record again"
