@@ -376,7 +376,7 @@ int main(int argc, char** argv)
     auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
 
     std::printf("platform: %s\n", spec.spec_text.c_str());
-    std::printf("nodes: %u  links: %zu (+%u loopbacks)\n", n, topo.links().size(), n);
+    std::printf("nodes: %u  links: %lld (+%u loopbacks)\n", n, hp::directed_link_count(spec), n);
     std::printf("topology time: %.4f s\n", secs(t0, t1));
     std::printf("load time: %.4f s\n", secs(t1, t2));
     std::printf("pairs checked: %lld (%.4f s)\n", checked, secs(t2, t3));
