@@ -16,6 +16,8 @@ Shape shape_of(platform::Kind kind)
     case platform::Kind::Torus: return Shape::Torus;
     case platform::Kind::HaecBox: return Shape::HaecBox;
     case platform::Kind::Cluster: return Shape::Cluster;
+    case platform::Kind::FatTree:
+    case platform::Kind::Hierarchical: return Shape::Other;
   }
   return Shape::Other;
 }
@@ -40,6 +42,17 @@ RouteProfile profile_of(const platform::Topology& t, int a, int b)
   const auto& spec = t.spec();
   if (spec.kind == platform::Kind::Cluster) {
     p.hops[0] = 2; // up to the switch, down to the node
+    return p;
+  }
+  if (spec.kind == platform::Kind::FatTree) {
+    p.hops[0] = static_cast<uint16_t>(t.dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b)));
+    return p;
+  }
+  if (spec.kind == platform::Kind::Hierarchical) { // hops per level l1, l2, l3 of the route
+    std::vector<uint32_t> route;
+    t.route(static_cast<uint32_t>(a), static_cast<uint32_t>(b), route);
+    for (uint32_t id : route)
+      ++p.hops.at(t.links()[id].type);
     return p;
   }
   const auto s = t.coords(static_cast<uint32_t>(a)), d = t.coords(static_cast<uint32_t>(b));
@@ -69,9 +82,10 @@ Target target_from_topology(const platform::Topology& topology)
     target.nodes.push_back({t->host_name(n), t->coords(n)});
   target.hops    = [t](int a, int b) { return t->dor_distance(static_cast<uint32_t>(a), static_cast<uint32_t>(b)); };
   target.profile = [t](int a, int b) { return profile_of(*t, a, b); };
-  target.route   = [t](int a, int b, std::vector<uint32_t>& out) {
-    t->route(static_cast<uint32_t>(a), static_cast<uint32_t>(b), out);
-  };
+  if (spec.kind != platform::Kind::FatTree) // fat-tree cables live in SimGrid's zone only
+    target.route = [t](int a, int b, std::vector<uint32_t>& out) {
+      t->route(static_cast<uint32_t>(a), static_cast<uint32_t>(b), out);
+    };
   for (const auto& lt : spec.link_types)
     target.link_classes.push_back({lt.name, lt.bandwidth, lt.latency, lt.ber});
   target.link_class_of.reserve(t->links().size());

@@ -53,6 +53,27 @@ grep -q "ping node-0-0-0 -> node-0-0-0 (0 hops): 1.001e-05 s" "$out" || { fail "
 "$CHECK" cluster:4 --pairs 1 --ping 1000000 --log=root.thresh:warning >"$out" 2>&1 || { fail "cluster ping run"; cat "$out"; }
 grep -q "ping node-0 -> node-1 (2 hops): 0.000803 s, expected 0.000803 s" "$out" || { fail "cluster ping"; cat "$out"; }
 
+# MARS topologies (docs/MODELS.md §8). fat-tree: SimGrid's own zone; every route must be 2 l
+# cables (l = lowest common level, fat_tree_hops), _UP then _DOWN, each with its level's bandwidth.
+run "fat-tree:2;4,4;1,2;1,2" 256
+run "fat-tree:3;2,3,4;1,2,2;1,1,1,reduce=25" 576
+run "fat-tree:2;16,16;1,16;1,1,reduce=50" 20000 --pairs 20000 --seed 7
+# hierarchical: BFS routes over our links, checked link by link (connected, level of each cable).
+run hierarchical:2x2x2 64
+run hierarchical:3x2x3,l3=2 324
+run hierarchical:4x4x5,l3=3 6400
+# fat-tree 2;4,4;1,2;1,2 with reduce=25: node-0 -> node-4 crosses 4 cables (4 x 1.27 us), the
+# narrowest at level 2: 9.375e9 x 0.75 B/s, so 1e6 B take 5.08 us + 142.222 us = 147.302 us.
+"$CHECK" "fat-tree:2;4,4;1,2;1,2,reduce=25" --pairs 1 --ping 1000000 --log=root.thresh:warning >"$out" 2>&1 ||
+  { fail "fat-tree ping run"; cat "$out"; }
+grep -q "ping node-0 -> node-4 (4 hops): 0.000147302222 s, expected 0.000147302222 s" "$out" || { fail "fat-tree ping"; cat "$out"; }
+# hierarchical 2x2x2: node-0-0-0 -> node-1-1-1 is l3, l2, l1 (3 x 1.27 us) + 1e6 / 9.375e9 = 110.477 us.
+"$CHECK" hierarchical:2x2x2 --pairs 1 --ping 1000000 --log=root.thresh:warning >"$out" 2>&1 || { fail "hierarchical ping run"; cat "$out"; }
+grep -q "ping node-0-0-0 -> node-1-1-1 (3 hops): 0.000110476667 s, expected 0.000110476667 s" "$out" ||
+  { fail "hierarchical ping"; cat "$out"; }
+"$CHECK" "fat-tree:2;4,4;1,2;1,2,reduce=25,cores=4" --pairs 1 --write-json "$TMP/ft.json" >/dev/null 2>&1 || fail "write fat-tree json"
+run "$TMP/ft.json" 256
+
 # platform.json round trip: the file builds the same platform.
 "$CHECK" haec-box:3x2x3,wireless=full,cores=4,speeds=2Gf/1Gf --pairs 1 --write-json "$TMP/p.json" >/dev/null 2>&1 ||
   fail "write json"

@@ -9,6 +9,7 @@
 // bound) a BYTES transfer node 0 -> node 0 and node 0 -> the farthest node and checks the time
 // is latency sum + BYTES / narrowest bandwidth, i.e. SimGrid really uses our routes. Prints load time and peak RSS; exits 1 on any mismatch,
 // 2 on bad input.
+#include "fat_tree.hpp"
 #include "atomic_file.hpp"
 #include "haec_zone.hpp"
 #include "input_error.hpp"
@@ -58,6 +59,13 @@ struct Checker {
     ++errors;
   }
 
+  // hierarchical: the level the endpoints imply (1 same board, 2 same rack, 3 across racks).
+  int level_of(const hp::DirectedLink& l) const
+  {
+    auto a = topo.coords(l.from), b = topo.coords(l.to);
+    return a[2] != b[2] ? 3 : a[1] != b[1] ? 2 : 1;
+  }
+
   // The haec:type the endpoints of a link imply.
   std::string expected_type(const hp::DirectedLink& l) const
   {
@@ -66,7 +74,10 @@ struct Checker {
         return "cable";
       case hp::Kind::Mesh:
       case hp::Kind::Torus:
+      case hp::Kind::FatTree:
         return "link";
+      case hp::Kind::Hierarchical:
+        return "l" + std::to_string(level_of(l));
       case hp::Kind::HaecBox:
         break;
     }
@@ -80,6 +91,8 @@ struct Checker {
   {
     auto a = topo.coords(l.from), b = topo.coords(l.to);
     const auto& spec = topo.spec();
+    if (spec.kind == hp::Kind::Hierarchical) // fully connected groups: any two distinct switches
+      return l.from != l.to && level_of(l) == l.dim + 1;
     if (spec.kind == hp::Kind::HaecBox && spec.wireless_full && a[2] != b[2])
       return std::abs(a[2] - b[2]) == 1;
     int changed = 0;
@@ -103,9 +116,11 @@ struct Checker {
     size_t link_count = 0;
     for (auto const* l : e.get_all_links())
       link_count += l->get_name() != "__loopback__";
-    if (link_count != topo.links().size() + topo.num_nodes())
-      fail("link count " + std::to_string(link_count) + " != " +
-           std::to_string(topo.links().size() + topo.num_nodes()) + " (links + loopbacks)");
+    const size_t want_links = static_cast<size_t>(hp::directed_link_count(spec)) + topo.num_nodes();
+    if (link_count != want_links)
+      fail("link count " + std::to_string(link_count) + " != " + std::to_string(want_links) + " (links + loopbacks)");
+    if (spec.kind == hp::Kind::FatTree)
+      check_fat_tree_cables(e);
     for (uint32_t n = 0; n < topo.num_nodes(); ++n) {
       s4u::Host* h = e.host_by_name_or_null(topo.host_name(n));
       hosts.push_back(h);
@@ -158,6 +173,40 @@ struct Checker {
     }
   }
 
+  // fat-tree: SimGrid's cables are simplex, typed, and carry their level's bandwidth.
+  void check_fat_tree_cables(s4u::Engine& e)
+  {
+    const auto& spec = topo.spec();
+    for (auto const* l : e.get_all_links()) {
+      if (l->get_name().rfind("link_from_", 0) != 0)
+        continue;
+      const char* type  = l->get_property("haec:type");
+      const char* level = l->get_property("haec:level");
+      if (!type || std::string(type) != "link" || !level)
+        fail(l->get_name() + ": haec:type or haec:level missing");
+      else if (l->get_bandwidth() != hp::fat_tree_level_bandwidth(spec.fat_tree, spec.link_types[0].bandwidth, std::atoi(level)) ||
+               l->get_latency() != spec.link_types[0].latency || l->get_sharing_policy() != s4u::Link::SharingPolicy::SHARED)
+        fail(l->get_name() + ": bandwidth/latency/sharing policy differ from the spec");
+    }
+  }
+
+  // fat-tree: route_to() goes up l levels and down again: cable i is at level i+1 going up (_UP)
+  // and 2l-i coming down (_DOWN).
+  void check_fat_tree_route(const std::string& pair, const std::vector<s4u::Link*>& route)
+  {
+    const int l = static_cast<int>(route.size()) / 2;
+    for (int i = 0; i < static_cast<int>(route.size()); ++i) {
+      const bool up         = i < l;
+      const int want_level  = up ? i + 1 : 2 * l - i;
+      const std::string& nm = route[i]->get_name();
+      const char* level     = route[i]->get_property("haec:level");
+      const std::string end = up ? "_UP" : "_DOWN";
+      if (!level || std::atoi(level) != want_level || nm.size() < end.size() ||
+          nm.compare(nm.size() - end.size(), end.size(), end) != 0)
+        fail(pair + ": cable " + nm + " out of place (want level " + std::to_string(want_level) + end + ")");
+    }
+  }
+
   void check_pair(uint32_t s, uint32_t d, std::vector<s4u::Link*>& route)
   {
     route.clear();
@@ -176,6 +225,10 @@ struct Checker {
     }
     if (static_cast<int>(route.size()) != topo.dor_distance(s, d))
       fail(pair + ": " + std::to_string(route.size()) + " links, dor_distance " + std::to_string(topo.dor_distance(s, d)));
+    if (topo.spec().kind == hp::Kind::FatTree) {
+      check_fat_tree_route(pair, route);
+      return;
+    }
     // The route must be a connected path src -> dst (cluster: up link of src, down link of dst).
     uint32_t cur = s;
     for (size_t i = 0; i < route.size(); ++i) {
@@ -298,7 +351,12 @@ int main(int argc, char** argv)
     auto t2 = std::chrono::steady_clock::now();
 
     Checker check{topo, {}, {}, {}, 0};
-    if (host_signals != topo.num_nodes() || link_signals != topo.links().size() + topo.num_nodes())
+    // SimGrid's FatTree zone seals each cable when it creates it and again with the zone (as
+    // for XML platforms): its cables signal twice, our hosts and loopbacks once.
+    const size_t cable_signals = spec.kind == hp::Kind::FatTree ? 2 : 1;
+    const auto want_signals =
+        cable_signals * static_cast<size_t>(hp::directed_link_count(spec)) + topo.num_nodes();
+    if (host_signals != topo.num_nodes() || link_signals != want_signals)
       check.fail("creation signals fired " + std::to_string(host_signals) + " times for hosts and " +
                  std::to_string(link_signals) + " for links (want once each)");
     check.check_static(engine);
@@ -318,7 +376,7 @@ int main(int argc, char** argv)
     auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
 
     std::printf("platform: %s\n", spec.spec_text.c_str());
-    std::printf("nodes: %u  links: %zu (+%u loopbacks)\n", n, topo.links().size(), n);
+    std::printf("nodes: %u  links: %lld (+%u loopbacks)\n", n, hp::directed_link_count(spec), n);
     std::printf("topology time: %.4f s\n", secs(t0, t1));
     std::printf("load time: %.4f s\n", secs(t1, t2));
     std::printf("pairs checked: %lld (%.4f s)\n", checked, secs(t2, t3));
@@ -330,9 +388,18 @@ int main(int argc, char** argv)
           far = d;
       for (uint32_t dst : {0u, far}) {
         std::vector<uint32_t> ids;
-        topo.route(0, dst, ids);
         double lat = dst == 0 ? spec.loopback_latency : 0, bw = dst == 0 ? spec.loopback_bandwidth : 1e300;
-        for (uint32_t id : ids) {
+        if (spec.kind == hp::Kind::FatTree) { // 2l cables; the top level's are the narrowest
+          const int hops = topo.dor_distance(0, dst);
+          ids.resize(static_cast<size_t>(hops));
+          if (hops > 0) {
+            lat = hops * spec.link_types[0].latency;
+            bw  = hp::fat_tree_level_bandwidth(spec.fat_tree, spec.link_types[0].bandwidth, hops / 2);
+          }
+        } else {
+          topo.route(0, dst, ids);
+        }
+        for (uint32_t id : spec.kind == hp::Kind::FatTree ? std::vector<uint32_t>{} : ids) {
           const auto& t = spec.link_types[topo.links()[id].type];
           lat += t.latency;
           bw = std::min(bw, t.bandwidth);

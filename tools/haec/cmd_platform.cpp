@@ -1,6 +1,7 @@
 // `haec platform`: turn a spec string into platform.json (what `haec run` and smpirun load), and
 // describe it.
 #include "atomic_file.hpp"
+#include "fat_tree.hpp"
 #include "commands.hpp"
 #include "platform_spec.hpp"
 #include "topology.hpp"
@@ -10,6 +11,22 @@
 #include <map>
 
 namespace haec::cli {
+
+namespace {
+
+// SimGrid builds the switches and cables: say how many per level, and their bandwidth.
+void describe_fat_tree(const platform::PlatformSpec& spec)
+{
+  const auto& ft = spec.fat_tree;
+  for (int l = 1; l <= ft.levels; ++l) {
+    const long long below = l == 1 ? platform::fat_tree_nodes(ft) : platform::fat_tree_switches(ft, l - 1);
+    std::printf("  level %d: %lld switches, %lld simplex links below them, %s B/s\n", l, platform::fat_tree_switches(ft, l),
+                2 * below * ft.up[l - 1] * ft.parallel[l - 1],
+                units::exact(platform::fat_tree_level_bandwidth(ft, spec.link_types[0].bandwidth, l)).c_str());
+  }
+}
+
+} // namespace
 
 void add_platform_command(CLI::App& app)
 {
@@ -23,9 +40,14 @@ void add_platform_command(CLI::App& app)
       "platform",
       "Generate a platform description (platform.json) from a spec and describe it.\n"
       "SPEC is KIND:DIMS[,key=value...] with KIND haec-box (XxYxZ: optical board links, wireless between boards),\n"
-      "mesh or torus (AxBxC, Gemini-like links) or cluster (N: taurus-like nodes on one switch). Keys:\n"
+      "mesh or torus (AxBxC, Gemini-like links), cluster (N: taurus-like nodes on one switch),\n"
+      "fat-tree (L;D1,..;U1,..;P1,..: SimGrid's fat tree, levels; down, up and parallel links per level;\n"
+      "  quote it: ';' ends a shell command) or hierarchical (SxBxR: S switches per board, B boards per\n"
+      "  rack, R racks, each group fully connected; one node per switch). Keys:\n"
+      "  reduce=R (fat-tree: each level R % less bandwidth than the one below, 0 <= R < 100);\n"
+      "  l3=N (hierarchical: parallel level-3 links per rack pair), l1-bw/-lat/-ber, l2-.., l3-..;\n"
       "  board=torus|mesh, wireless=aligned|full, optical-bw/-lat/-ber, wireless-bw/-lat/-ber (haec-box);\n"
-      "  link-bw, link-lat, link-ber (mesh, torus, cluster); cores=N; speed=1Gf or speeds=2.3Gf/2.2Gf/...;\n"
+      "  link-bw, link-lat, link-ber (mesh, torus, cluster, fat-tree); cores=N; speed=1Gf or speeds=2.3Gf/2.2Gf/...;\n"
       "  loopback-bw, loopback-lat; preset=seed004 (haec-box as seed 004: mesh boards, aligned wireless,\n"
       "  250 Gbit/s and 1 us on every link); preset=taurus or taurus-node (cluster);\n"
       "  wattage=idle:epsilon:all_cores/... (node watts per pstate, fastest first), wattage-off=W.\n"
@@ -45,8 +67,11 @@ void add_platform_command(CLI::App& app)
     std::printf("platform %s: %s, %u nodes of %d cores\n", opt->spec.c_str(), platform::kind_name(topo.spec().kind).c_str(),
                 topo.num_nodes(), topo.spec().node.cores);
     for (auto const& t : topo.spec().link_types)
-      std::printf("  %-9s %zu simplex links, %s B/s, latency %s s, BER %s\n", t.name.c_str(), per_type[t.name],
+      if (topo.spec().kind != platform::Kind::FatTree)
+        std::printf("  %-9s %zu simplex links, %s B/s, latency %s s, BER %s\n", t.name.c_str(), per_type[t.name],
                   units::exact(t.bandwidth).c_str(), units::exact(t.latency).c_str(), units::exact(t.ber).c_str());
+    if (topo.spec().kind == platform::Kind::FatTree)
+      describe_fat_tree(topo.spec());
     if (opt->hosts)
       for (uint32_t n = 0; n < topo.num_nodes(); ++n) {
         auto c = topo.coords(n);

@@ -3,6 +3,8 @@
 #include "platform_spec.hpp"
 #include "input_error.hpp"
 #include "units.hpp"
+#include "fat_tree.hpp"
+#include "hierarchical.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +16,7 @@ namespace {
 using text::split;
 using text::trim;
 
-const char* const kValidKinds = "haec-box, mesh, torus, cluster";
+const char* const kValidKinds = "haec-box, mesh, torus, cluster, fat-tree, hierarchical";
 
 // Keys every kind accepts, then the kind-specific ones (in the order listed in error messages).
 const std::vector<std::string> kCommonKeys = {"cores",   "speed",    "speeds",  "loopback-bw", "loopback-lat",
@@ -22,12 +24,16 @@ const std::vector<std::string> kCommonKeys = {"cores",   "speed",    "speeds",  
 const std::vector<std::string> kHaecKeys   = {"preset",      "board",        "wireless",    "optical-bw",  "optical-lat",
                                               "optical-ber", "wireless-bw", "wireless-lat", "wireless-ber"};
 const std::vector<std::string> kLinkKeys   = {"link-bw", "link-lat", "link-ber"};
+const std::vector<std::string> kLevelKeys  = {"l3",     "l1-bw",  "l1-lat", "l1-ber", "l2-bw",
+                                              "l2-lat", "l2-ber", "l3-bw",  "l3-lat", "l3-ber"};
 
 std::vector<std::string> keys_of(Kind kind)
 {
-  std::vector<std::string> keys = kind == Kind::HaecBox ? kHaecKeys : kLinkKeys;
+  std::vector<std::string> keys = kind == Kind::HaecBox ? kHaecKeys : kind == Kind::Hierarchical ? kLevelKeys : kLinkKeys;
   if (kind == Kind::Cluster)
     keys.insert(keys.begin(), "preset");
+  if (kind == Kind::FatTree)
+    keys.insert(keys.begin(), "reduce");
   keys.insert(keys.end(), kCommonKeys.begin(), kCommonKeys.end());
   return keys;
 }
@@ -43,7 +49,8 @@ std::string join(const std::vector<std::string>& items)
 bool parse_kind(const std::string& name, Kind& kind)
 {
   static const std::pair<const char*, Kind> table[] = {
-      {"haec-box", Kind::HaecBox}, {"mesh", Kind::Mesh}, {"torus", Kind::Torus}, {"cluster", Kind::Cluster}};
+      {"haec-box", Kind::HaecBox}, {"mesh", Kind::Mesh}, {"torus", Kind::Torus}, {"cluster", Kind::Cluster},
+      {"fat-tree", Kind::FatTree}, {"hierarchical", Kind::Hierarchical}};
   for (auto const& [n, k] : table)
     if (name == n) {
       kind = k;
@@ -60,9 +67,12 @@ std::vector<std::string> link_type_names(Kind kind)
       return {"optical", "wireless"};
     case Kind::Mesh:
     case Kind::Torus:
+    case Kind::FatTree:
       return {"link"};
     case Kind::Cluster:
       return {"cable"};
+    case Kind::Hierarchical:
+      return {"l1", "l2", "l3"};
   }
   return {};
 }
@@ -133,7 +143,11 @@ PlatformSpec defaults(Kind kind)
       break;
     case Kind::Mesh:
     case Kind::Torus: // seed 001: Gemini-like links; a two-socket node of 16 cores priced as taurus-8
-      s.link_types  = {{"link", 9.375e9, 1.27e-6, 0}};
+    case Kind::FatTree: // fat-tree, hierarchical: no link figures in seed 003; the same as mesh/torus
+    case Kind::Hierarchical:
+      s.link_types = {{"link", 9.375e9, 1.27e-6, 0}};
+      if (kind == Kind::Hierarchical)
+        s.link_types = {{"l1", 9.375e9, 1.27e-6, 0}, {"l2", 9.375e9, 1.27e-6, 0}, {"l3", 9.375e9, 1.27e-6, 0}};
       s.node.speeds = taurus_speeds(2.3e9);
       apply_taurus8_derived(s.node, 16, 1.0);
       break;
@@ -226,6 +240,10 @@ std::string kind_name(Kind kind)
       return "torus";
     case Kind::Cluster:
       return "cluster";
+    case Kind::FatTree:
+      return "fat-tree";
+    case Kind::Hierarchical:
+      return "hierarchical";
   }
   return "?";
 }
@@ -234,6 +252,10 @@ long long directed_link_count(const PlatformSpec& s)
 {
   if (s.kind == Kind::Cluster)
     return 2LL * s.dims[0];
+  if (s.kind == Kind::FatTree)
+    return fat_tree_directed_links(s.fat_tree);
+  if (s.kind == Kind::Hierarchical)
+    return hierarchical_directed_links(s);
   long long nodes = 1LL * s.dims[0] * s.dims[1] * s.dims[2];
   long long wires = 0;
   for (int d = 0; d < 3; ++d) {
@@ -252,6 +274,25 @@ long long directed_link_count(const PlatformSpec& s)
 
 namespace {
 
+// fat-tree: its parameters give the node count; hierarchical: 1 <= l3 <= S*B (each parallel cable
+// of a rack pair on another switch).
+void validate_fat_tree_or_hierarchy(const PlatformSpec& s, const std::string& what)
+{
+  if (s.kind == Kind::FatTree) {
+    validate_fat_tree(s.fat_tree, what);
+    if (s.dims[0] != fat_tree_nodes(s.fat_tree) || s.dims[1] != 1 || s.dims[2] != 1)
+      throw InputError(what, "fat-tree dimensions do not match its parameters", "regenerate the file with `haec platform`");
+  } else if (s.fat_tree.levels != 0 || s.fat_tree.reduce_percent != 0) {
+    throw InputError(what, "fat-tree parameters on a " + kind_name(s.kind), "drop reduce= or use fat-tree:");
+  }
+  const long long rack = 1LL * s.dims[0] * s.dims[1];
+  if (s.kind == Kind::Hierarchical && (s.l3_links < 1 || s.l3_links > rack))
+    throw InputError(what, "l3=" + std::to_string(s.l3_links) + " is outside 1.." + std::to_string(rack) + " (switches per rack)",
+                     "give 1 <= l3 <= S*B, e.g. l3=2");
+  if (s.kind != Kind::Hierarchical && s.l3_links != 1)
+    throw InputError(what, "l3 applies to hierarchical only", "drop l3=");
+}
+
 // Dimensions, the node count and the link count.
 void validate_shape(const PlatformSpec& s, const std::string& what)
 {
@@ -266,6 +307,7 @@ void validate_shape(const PlatformSpec& s, const std::string& what)
   }
   if (s.kind == Kind::Cluster && (s.dims[1] != 1 || s.dims[2] != 1))
     throw InputError(what, "a cluster has dimensions {N,1,1}", "give the node count only, e.g. cluster:8");
+  validate_fat_tree_or_hierarchy(s, what);
   if (s.kind != Kind::HaecBox && s.wireless_full)
     throw InputError(what, "full wireless applies to haec-box only", "drop wireless=full");
   if (directed_link_count(s) > kMaxLinks)
@@ -445,6 +487,10 @@ void apply_key(PlatformSpec& s, Kind kind, const std::string& key, const std::st
       throw InputError(spec, "wireless must be aligned or full, not '" + value + "'",
                        "write wireless=aligned or wireless=full");
     s.wireless_full = value == "full";
+  } else if (key == "reduce") {
+    s.fat_tree.reduce_percent = units::parse_number(value, what);
+  } else if (key == "l3") {
+    s.l3_links = count_value(key, value, spec, "give 1 <= l3 <= S*B, e.g. l3=2");
   } else if (key == "cores") {
     s.node.cores = count_value(key, value, spec, "use 1 <= cores <= 1048576");
   } else if (key == "sockets") {
@@ -499,6 +545,8 @@ std::pair<std::string, std::string> key_value(const std::string& item, Kind kind
   if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
     auto all = keys_of(Kind::HaecBox);
     all.insert(all.end(), kLinkKeys.begin(), kLinkKeys.end());
+    all.insert(all.end(), kLevelKeys.begin(), kLevelKeys.end());
+    all.push_back("reduce");
     bool known = std::find(all.begin(), all.end(), key) != all.end();
     throw InputError(spec,
                      (known ? "key '" + key + "' does not apply to " + kind_name(kind) : "unknown key '" + key + "'"),
@@ -522,9 +570,19 @@ PlatformSpec parse_spec(const std::string& spec)
   if (!parse_kind(kind_text, kind))
     throw InputError(spec, "unknown platform kind '" + kind_text + "'", std::string("use one of ") + kValidKinds);
 
-  auto items       = split(spec.substr(colon + 1), ',');
-  PlatformSpec s   = defaults(kind);
-  s.dims           = parse_dims(kind, items[0], spec);
+  auto items     = split(spec.substr(colon + 1), ',');
+  PlatformSpec s = defaults(kind);
+  if (kind == Kind::FatTree) { // its parameters hold commas: they run up to the first key=value
+    size_t keys = 1;
+    while (keys < items.size() && items[keys].find('=') == std::string::npos)
+      items[0] += "," + items[keys++];
+    items.erase(items.begin() + 1, items.begin() + static_cast<long>(keys));
+    s.fat_tree = parse_fat_tree(items[0], spec);
+    validate_fat_tree(s.fat_tree, spec);
+    s.dims = {static_cast<int>(fat_tree_nodes(s.fat_tree)), 1, 1};
+  } else {
+    s.dims = parse_dims(kind, items[0], spec);
+  }
   s.spec_text      = spec;
   const auto valid = keys_of(kind);
   std::set<std::string> seen;
@@ -549,6 +607,12 @@ nlohmann::json to_json(const PlatformSpec& s)
   j["version"] = 1;
   j["kind"]    = kind_name(s.kind);
   j["dims"]    = s.dims;
+  if (s.kind == Kind::FatTree) {
+    j["fat_tree"]       = fat_tree_text(s.fat_tree);
+    j["reduce_percent"] = s.fat_tree.reduce_percent;
+  }
+  if (s.kind == Kind::Hierarchical)
+    j["l3_links"] = s.l3_links;
   if (s.kind == Kind::HaecBox) {
     j["board"]    = s.board_torus ? "torus" : "mesh";
     j["wireless"] = s.wireless_full ? "full" : "aligned";
@@ -643,6 +707,12 @@ Kind read_kind(const Reader& r, const nlohmann::json& j)
     top.push_back("board");
     top.push_back("wireless");
   }
+  if (kind == Kind::FatTree) {
+    top.push_back("fat_tree");
+    top.push_back("reduce_percent");
+  }
+  if (kind == Kind::Hierarchical)
+    top.push_back("l3_links");
   r.only(j, "", top);
   return kind;
 }
@@ -658,6 +728,16 @@ void read_shape(const Reader& r, const nlohmann::json& j, PlatformSpec& s)
       throw InputError(r.what, "dimension " + std::to_string(v) + " is not a positive integer <= " + std::to_string(kMaxNodes),
                        "use dimensions >= 1");
     s.dims[d] = static_cast<int>(v);
+  }
+  if (s.kind == Kind::FatTree) {
+    s.fat_tree                = parse_fat_tree(r.text(j, "fat_tree"), r.what);
+    s.fat_tree.reduce_percent = r.number(j, "", "reduce_percent");
+  }
+  if (s.kind == Kind::Hierarchical) {
+    long long l3 = r.integer(r.get(j, "", "l3_links"), "l3_links");
+    if (l3 < 1 || l3 > kMaxNodes)
+      throw InputError(r.what, "l3_links=" + std::to_string(l3) + " is out of range", "give 1 <= l3_links <= S*B");
+    s.l3_links = static_cast<int>(l3);
   }
   if (s.kind != Kind::HaecBox)
     return;

@@ -6,9 +6,16 @@
 //   mesh:AxBxC       3-D mesh, Gemini-like links
 //   torus:AxBxC      3-D torus, Gemini-like links
 //   cluster:N        taurus-like cluster: N hosts on one switch (star)
+//   fat-tree:L;D1,..;U1,..;P1,..  SimGrid's fat tree (levels; down-links, up-links and parallel
+//                    links per level), nodes = D1*..*DL; key reduce=R (percent, 0 <= R < 100): each
+//                    level's links have R % less bandwidth than the level below
+//   hierarchical:SxBxR  MARS's hierarchical direct network: S switches (one node each) fully
+//                    connected per board, B boards fully connected per rack, R racks fully
+//                    connected; key l3=N parallel level-3 links per rack pair (default 1)
 // Keys (all optional): board=torus|mesh, wireless=aligned|full (haec-box only);
 //   optical-bw, optical-lat, optical-ber, wireless-bw, wireless-lat, wireless-ber (haec-box);
-//   link-bw, link-lat, link-ber (mesh, torus, cluster); cores=N; speed=2.3Gf or pstates
+//   link-bw, link-lat, link-ber (mesh, torus, cluster, fat-tree); l1-bw, l2-bw, l3-bw (and -lat,
+//   -ber) (hierarchical); cores=N; speed=2.3Gf or pstates
 //   speeds=2.3Gf/2.2Gf/...; loopback-bw, loopback-lat; preset=seed004 (haec-box: 2-D mesh boards,
 //   aligned wireless, every link 250 Gbit/s and 1 us, as in seed 004 Table 2); preset=taurus
 //   (cluster: 12 cores, 2.3..1.2 Gf, and the taurus-8 power calibration of thesis 002 Figure 8.7);
@@ -26,7 +33,7 @@
 
 namespace haec::platform {
 
-enum class Kind { HaecBox, Mesh, Torus, Cluster };
+enum class Kind { HaecBox, Mesh, Torus, Cluster, FatTree, Hierarchical };
 
 struct LinkType {
   std::string name;        // "optical", "wireless", "link" (mesh/torus), "cable" (cluster)
@@ -51,12 +58,22 @@ struct NodeSpec {
   double socket_wattage = 0;
 };
 
+// SimGrid's fat-tree parameters (one entry per level, leaves first) and our bandwidth reduction.
+struct FatTreeShape {
+  int levels = 0;
+  std::vector<int> down, up, parallel;
+  double reduce_percent = 0; // level l links (l = 1 at the nodes) carry bw * (1 - R/100)^(l-1)
+};
+
 struct PlatformSpec {
   Kind kind = Kind::HaecBox;
-  std::array<int, 3> dims{1, 1, 1}; // cluster: {N,1,1}
+  std::array<int, 3> dims{1, 1, 1}; // cluster, fat-tree: {N,1,1}; hierarchical: {S,B,R}
   bool board_torus   = true;        // haec-box: optical board links wrap around
   bool wireless_full = false;       // haec-box: every node of board z to every node of board z+1
-  std::vector<LinkType> link_types; // haec-box: {optical, wireless}; mesh/torus: {link}; cluster: {cable}
+  std::vector<LinkType> link_types; // haec-box: {optical, wireless}; mesh/torus/fat-tree: {link};
+                                    // cluster: {cable}; hierarchical: {l1, l2, l3}
+  FatTreeShape fat_tree;            // fat-tree only
+  int l3_links = 1;                 // hierarchical: parallel level-3 links per rack pair
   NodeSpec node;
   double loopback_bandwidth = 100e9; // bytes/s, same-node transfers
   double loopback_latency   = 10e-9; // s; positive so latency factors can scale it

@@ -1,6 +1,7 @@
 // Links and dimension-order routes of a platform; route() runs for every simulated message, so it
 // walks a precomputed neighbour table and never allocates beyond its output vector.
 #include "topology.hpp"
+#include "fat_tree.hpp"
 #include "input_error.hpp"
 
 #include <cstdlib>
@@ -25,6 +26,13 @@ Topology::Topology(PlatformSpec spec) : spec_(std::move(spec))
       links_.push_back({n, n, 0, 0});
       links_.push_back({n, n, 0, 1});
     }
+    return;
+  }
+  if (spec_.kind == Kind::FatTree) // SimGrid's zone creates the switches and cables
+    return;
+  if (spec_.kind == Kind::Hierarchical) {
+    hierarchical_links(spec_, links_);
+    paths_ = std::make_shared<const ShortestPaths>(num_nodes_, links_);
     return;
   }
 
@@ -102,7 +110,7 @@ uint32_t Topology::node_at(int x, int y, int z) const
 
 std::string Topology::host_name(uint32_t node) const
 {
-  if (spec_.kind == Kind::Cluster)
+  if (spec_.kind == Kind::Cluster || spec_.kind == Kind::FatTree)
     return "node-" + std::to_string(node);
   auto c = coords(node);
   return "node-" + std::to_string(c[0]) + "-" + std::to_string(c[1]) + "-" + std::to_string(c[2]);
@@ -118,6 +126,12 @@ std::string Topology::link_name(uint32_t id) const
   const auto& l = links_.at(id);
   if (spec_.kind == Kind::Cluster)
     return (l.dim == 0 ? "cable-up-" : "cable-down-") + std::to_string(l.from);
+  if (spec_.kind == Kind::Hierarchical) {
+    std::string name = "l" + std::to_string(l.dim + 1) + "-" + std::to_string(l.from) + "-" + std::to_string(l.to);
+    if (l.dim == 2) // parallel cables of a rack pair: count this one among those before it
+      name += "-" + std::to_string(l3_index(id));
+    return name;
+  }
   static const char axis[] = {'x', 'y', 'z'};
   std::string prefix = spec_.kind != Kind::HaecBox ? "link" : l.type == 0 ? "opt" : "wl";
   auto f             = coords(l.from);
@@ -180,6 +194,12 @@ void Topology::route(uint32_t src, uint32_t dst, std::vector<uint32_t>& out) con
     out.push_back(2 * dst + 1);
     return;
   }
+  if (paths_) {
+    paths_->route(src, dst, out);
+    return;
+  }
+  if (spec_.kind == Kind::FatTree)
+    throw std::logic_error("fat-tree routes are SimGrid's; use dor_distance() for hop counts");
   auto s = coords(src), d = coords(dst);
   if (full_wireless_ && s[2] != d[2]) {
     // One wireless jump to the target's (x,y) on the next board, then aligned z hops.
@@ -202,10 +222,29 @@ int Topology::dor_distance(uint32_t src, uint32_t dst) const
     return 0;
   if (spec_.kind == Kind::Cluster)
     return 2;
+  if (spec_.kind == Kind::FatTree)
+    return fat_tree_hops(spec_.fat_tree, src, dst);
+  if (paths_)
+    return paths_->distance(src, dst);
   auto s = coords(src), d = coords(dst);
   if (full_wireless_ && s[2] != d[2])
     return std::abs(d[2] - s[2]);
   return dim_distance(0, s[0], d[0]) + dim_distance(1, s[1], d[1]) + dim_distance(2, s[2], d[2]);
+}
+
+uint32_t Topology::l3_index(uint32_t id) const
+{
+  // A rack pair's level-3 cables are consecutive, both directions interleaved: count the earlier
+  // cables of the same direction between the same two racks.
+  const uint32_t rack = static_cast<uint32_t>(spec_.dims[0]) * spec_.dims[1];
+  auto same_pair      = [&](uint32_t other) {
+    return links_[other].dim == 2 && links_[other].from / rack == links_[id].from / rack &&
+           links_[other].to / rack == links_[id].to / rack;
+  };
+  uint32_t k = 0;
+  while (id >= 2 * (k + 1) && same_pair(id - 2 * (k + 1)))
+    ++k;
+  return k;
 }
 
 } // namespace haec::platform

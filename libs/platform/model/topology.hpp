@@ -1,10 +1,12 @@
 // Nodes, directed links and dimension-order routes of a PlatformSpec. Pure C++.
 // Node ids are x-fastest: id = x + X*(y + Y*z). Host names: "node-x-y-z" for grids, "node-i" for
-// clusters. Links are simplex (one per direction), so both directions of a wire never share.
+// clusters and fat trees. Links are simplex (one per direction), so both directions of a wire never share.
 #pragma once
+#include "hierarchical.hpp"
 #include "platform_spec.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,7 +16,8 @@ struct DirectedLink {
   uint32_t from;     // node id (cluster: node id for the up link, the switch is implicit)
   uint32_t to;       // node id
   uint16_t type;     // index into PlatformSpec::link_types
-  uint8_t dim;       // 0=x, 1=y, 2=z; cluster: 0=up (node->switch), 1=down (switch->node)
+  uint8_t dim;       // 0=x, 1=y, 2=z; cluster: 0=up (node->switch), 1=down (switch->node);
+                     // hierarchical: level - 1
 };
 
 class Topology {
@@ -30,7 +33,9 @@ public:
   const std::vector<DirectedLink>& links() const { return links_; }
   // Unique names (README): "opt-x+-1-2-0" = optical link leaving node (1,2,0) towards +x;
   // "wl-z-" .. wireless, "link-.." mesh/torus; full wireless "wl-z+-1-2-0-3-1" = (1,2,0) -> (3,1,1);
-  // cluster "cable-up-3" (node 3 -> switch), "cable-down-3" (switch -> node 3).
+  // cluster "cable-up-3" (node 3 -> switch), "cable-down-3" (switch -> node 3); hierarchical
+  // "l2-5-9" (level-2 cable node 5 -> node 9; level 3 adds the parallel cable's index: "l3-0-8-1").
+  // Fat trees have no links here: SimGrid's FatTree zone owns its switches and cables.
   std::string link_name(uint32_t link) const;
   // Name of the per-node loopback link the SimGrid zone adds for same-node routes: "lo-<host>".
   std::string loopback_name(uint32_t node) const;
@@ -41,9 +46,11 @@ public:
   // Grids: x hops, then y, then z (torus dimensions take the shorter way; ties go +).
   // haec-box with full wireless: when boards differ the first hop jumps from (xs,ys,zs) to
   // (xd,yd,zs±1) and the rest is aligned z hops, so hops = |dz|; otherwise x then y on the board.
-  // Cluster: up link of src, down link of dst.
+  // Cluster: up link of src, down link of dst. Hierarchical: a shortest path (BFS, ties to the
+  // lowest link id). Fat tree: throws std::logic_error (SimGrid's zone routes; see dor_distance).
   void route(uint32_t src, uint32_t dst, std::vector<uint32_t>& out) const;
-  // Number of hops of route(src, dst), computed from coordinates (not from the route).
+  // Number of hops of route(src, dst), computed from coordinates (not from the route); fat tree:
+  // the 2 l links of SimGrid's route up to the lowest common level l; hierarchical: BFS length.
   int dor_distance(uint32_t src, uint32_t dst) const;
 
 private:
@@ -58,9 +65,12 @@ private:
   std::vector<uint32_t> wireless_block_;
   std::array<bool, 3> wrap_{false, false, false};
   bool full_wireless_ = false;
+  std::shared_ptr<const ShortestPaths> paths_; // hierarchical only
   // Appends the DOR hops of dimension d from node `cur` towards coordinate `target`.
   uint32_t walk(uint32_t cur, int d, int from, int target, std::vector<uint32_t>& out) const;
   int dim_distance(int d, int from, int target) const;
+  uint32_t l3_index(uint32_t id) const; // which of its rack pair's parallel level-3 cables
+
 };
 
 } // namespace haec::platform

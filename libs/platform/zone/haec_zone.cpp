@@ -2,6 +2,8 @@
 // communication; we translate the two hosts to node ids and let Topology::route() walk its
 // neighbour table, so memory stays O(nodes + links) instead of O(nodes^2) routes.
 #include "haec_zone.hpp"
+#include "fat_tree_zone.hpp"
+#include "host_setup.hpp"
 #include "input_error.hpp"
 #include "units.hpp"
 
@@ -12,7 +14,6 @@
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/asserts.h>
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -88,30 +89,10 @@ void HaecZone::build(const BuildHooks& hooks)
   const uint32_t n = topo_.num_nodes();
 
   loopback_.reserve(n);
-  std::string calibration;
-  for (auto const& entry : spec.node.wattage_calibration)
-    calibration += (calibration.empty() ? "" : ",") + entry;
-  std::string per_state;
-  for (auto const& entry : spec.node.wattage_per_state)
-    per_state += (per_state.empty() ? "" : ",") + entry;
-  char wattage_off[32]; // "10", as a user would write it (the value reads back exactly)
-  std::snprintf(wattage_off, sizeof wattage_off, "%.17g", spec.node.wattage_off);
+  const HostSettings settings(spec.node);
   for (uint32_t node = 0; node < n; ++node) {
     sg::s4u::Host* host = create_host(topo_.host_name(node), spec.node.speeds);
-    host->set_core_count(spec.node.cores);
-    if (!calibration.empty()) // read by the power plugin (plugins/power)
-      host->set_property("haec:wattage_calibration", calibration);
-    if (!per_state.empty())
-      host->set_property("wattage_per_state", per_state);
-    if (spec.node.wattage_off >= 0)
-      host->set_property("wattage_off", wattage_off);
-    if (spec.node.sockets > 1) {
-      host->set_property("haec:sockets", std::to_string(spec.node.sockets));
-      host->set_property("haec:socket_wattage", units::exact(spec.node.socket_wattage));
-    }
-    auto c = topo_.coords(node);
-    host->set_property("haec:coords", std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]));
-    host->set_property("haec:node", std::to_string(node));
+    configure_host(*host, settings, topo_, node);
     const unsigned long v = host->get_netpoint()->id();
     if (v >= vertex_node_.size())
       vertex_node_.resize(v + 1, UINT32_MAX);
@@ -164,6 +145,10 @@ void build_in_simgrid(const Topology& topo, const BuildHooks& hooks)
     throw InputError(what, "host " + topo.host_name(0) + " already exists (platform built twice?)",
                      "build the platform once");
 
+  if (topo.spec().kind == Kind::FatTree) { // SimGrid's own zone, cables and d-mod-k routes
+    build_fat_tree(topo, hooks);
+    return;
+  }
   auto* root = engine->get_netzone_root();
   // Without a root the first NetZoneImpl becomes the root and SimGrid sets its models up.
   auto* zone = new HaecZone("haec-" + kind_name(topo.spec().kind), topo);
