@@ -72,7 +72,7 @@ void add_rank_file(const std::string& text, const std::string& file, RegionRecor
       throw InputError(at, "expected 4 fields rank,region,count,total_s, found " + std::to_string(f.size()),
                        "record the run again");
     const double r = to_double(f[0], at, "rank");
-    if (r < 0 || r != std::floor(r))
+    if (r < 0 || r != std::floor(r) || r > 2147483647.0) // a rank is an int (found by fuzzing)
       throw InputError(at, "rank '" + f[0] + "' is not a rank number", "record the run again");
     if (rank >= 0 && static_cast<int>(r) != rank)
       throw InputError(at, "rank " + f[0] + " in the file of rank " + std::to_string(rank), "keep one rank per file");
@@ -86,8 +86,8 @@ void add_rank_file(const std::string& text, const std::string& file, RegionRecor
       throw InputError(at, "region '" + f[1] + "' is not prevfile:prevline:file:line", "record the run again");
     const double count = to_double(f[2], at, "count");
     const double total = to_double(f[3], at, "total_s");
-    if (count < 1 || count != std::floor(count) || total < 0)
-      throw InputError(at, "count must be a whole number >= 1 and total_s >= 0", "record the run again");
+    if (count < 1 || count != std::floor(count) || count > 9007199254740992.0 || total < 0)
+      throw InputError(at, "count must be a whole number in [1, 2^53] and total_s >= 0", "record the run again");
     auto& t = regions[f[1]];
     t.count += static_cast<uint64_t>(count);
     t.total += total;

@@ -94,6 +94,13 @@ TEST(RegionFactors, BadRankFilesNameFileAndLine)
   EXPECT_NE(error_of([&] { add_rank_file(std::string(kHeader) + "0,a.c:1:a.c:2,1,-0.1\n", "d/rank0.csv", r); })
                 .find("total_s >= 0"),
             std::string::npos);
+  // Found by fuzzing: numbers beyond an int rank or a 2^53 count were converted anyway (UB).
+  EXPECT_NE(error_of([&] { add_rank_file(std::string(kHeader) + "6e32,a.c:1:a.c:2,1,0.1\n", "d/rank0.csv", r); })
+                .find("rank '6e32' is not a rank number"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { add_rank_file(std::string(kHeader) + "0,a.c:1:a.c:2,1e300,0.1\n", "d/rank0.csv", r); })
+                .find("count must be a whole number in [1, 2^53]"),
+            std::string::npos);
   RegionRecord twice;
   twice.name = "d";
   add_rank_file(std::string(kHeader) + "0,a.c:1:a.c:2,1,0.1\n", "d/rank0.csv", twice);

@@ -98,6 +98,8 @@ struct Reader {
       for (size_t i = 0; i < e.byte && i < text.size(); ++i)
         line += text[i] == '\n';
       throw InputError(file + ":" + std::to_string(line), "is not valid JSON", "fix the syntax near this line");
+    } catch (const json::exception& e) { // e.g. a number beyond a double (found by fuzzing)
+      throw InputError(file, std::string("is not usable JSON: ") + e.what(), "fix the value it names");
     }
   }
 };
