@@ -1,5 +1,6 @@
 #include "balance_strategies.hpp"
 #include "input_error.hpp"
+#include "node_capacity.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -40,65 +41,89 @@ double imbalance(const std::vector<double>& loads)
   return *std::max_element(loads.begin(), loads.end()) / (total / static_cast<double>(loads.size()));
 }
 
-std::vector<int> GreedyLB::assign(const std::vector<RankLoad>& ranks, int nodes) const
+namespace {
+
+// What is on a node so far, and how long it would take (node_capacity.hpp).
+struct NodeFill {
+  NodeCapacity capacity;
+  double work     = 0;
+  double heaviest = 0;
+  int ranks       = 0;
+  double time() const { return node_time(work, heaviest, ranks, capacity); }
+  double time_with(double load) const { return node_time(work + load, std::max(heaviest, load), ranks + 1, capacity); }
+  void add(double load)
+  {
+    work += load;
+    heaviest = std::max(heaviest, load);
+    ++ranks;
+  }
+};
+
+} // namespace
+
+std::vector<int> GreedyLB::assign(const std::vector<RankLoad>& ranks, const std::vector<NodeCapacity>& nodes) const
 {
   std::vector<int> to(ranks.size());
-  std::vector<double> load(static_cast<size_t>(nodes), 0.0);
+  std::vector<NodeFill> fill;
+  for (const auto& c : nodes)
+    fill.push_back({c});
   // Pinned ranks first: their load is on their node whatever happens.
   for (size_t i = 0; i < ranks.size(); ++i)
     if (ranks[i].pinned) {
       to[i] = ranks[i].node;
-      load.at(static_cast<size_t>(ranks[i].node)) += ranks[i].load;
+      fill.at(static_cast<size_t>(ranks[i].node)).add(ranks[i].load);
     }
   for (size_t i : heaviest_first(ranks)) {
     if (ranks[i].pinned)
       continue;
-    int best = 0;
-    for (int n = 1; n < nodes; ++n)
-      if (load[static_cast<size_t>(n)] < load[static_cast<size_t>(best)])
+    const double load = ranks[i].load;
+    size_t best       = 0;
+    for (size_t n = 1; n < fill.size(); ++n)
+      if (fill[n].time_with(load) < fill[best].time_with(load))
         best = n;
     // Staying is as good as the best move: keep the rank (no migration for nothing).
-    if (load.at(static_cast<size_t>(ranks[i].node)) <= load[static_cast<size_t>(best)])
-      best = ranks[i].node;
-    to[i] = best;
-    load[static_cast<size_t>(best)] += ranks[i].load;
+    const auto here = static_cast<size_t>(ranks[i].node);
+    if (fill.at(here).time_with(load) <= fill[best].time_with(load))
+      best = here;
+    to[i] = static_cast<int>(best);
+    fill[best].add(load);
   }
   return to;
 }
 
-std::vector<int> RefineLB::assign(const std::vector<RankLoad>& ranks, int nodes) const
+std::vector<int> RefineLB::assign(const std::vector<RankLoad>& ranks, const std::vector<NodeCapacity>& nodes) const
 {
   std::vector<int> to(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i)
     to[i] = ranks[i].node;
-  std::vector<double> load = node_loads(ranks, to, nodes);
-  const double mean        = std::accumulate(load.begin(), load.end(), 0.0) / nodes;
-  const double limit       = tolerance_ * mean;
+  const size_t n_nodes = nodes.size();
+  std::vector<double> time = node_times(ranks, to, nodes);
+  const double limit       = tolerance_ * std::accumulate(time.begin(), time.end(), 0.0) / static_cast<double>(n_nodes);
   const auto order         = heaviest_first(ranks);
-  for (;;) {
-    // The most overloaded node (lowest number on ties).
-    int donor = -1;
-    for (int n = 0; n < nodes; ++n)
-      if (load[static_cast<size_t>(n)] > limit && (donor < 0 || load[static_cast<size_t>(n)] > load[static_cast<size_t>(donor)]))
+  // Every move shortens its donor and keeps the receiver under the limit; the bound only guards.
+  for (size_t step = 0; step < ranks.size() * n_nodes + 1; ++step) {
+    // The slowest node above the limit (lowest number on ties) gives to the soonest one.
+    size_t donor = n_nodes, receiver = 0;
+    for (size_t n = 0; n < n_nodes; ++n) {
+      if (time[n] > limit && (donor == n_nodes || time[n] > time[donor]))
         donor = n;
-    if (donor < 0)
-      break;
-    // Its heaviest movable rank that fits under the limit on the least loaded node.
-    int receiver = 0;
-    for (int n = 1; n < nodes; ++n)
-      if (load[static_cast<size_t>(n)] < load[static_cast<size_t>(receiver)])
+      if (time[n] < time[receiver])
         receiver = n;
+    }
+    if (donor == n_nodes || donor == receiver)
+      break;
     bool moved = false;
     for (size_t i : order) {
-      if (to[i] != donor || ranks[i].pinned || ranks[i].load <= 0)
+      if (static_cast<size_t>(to[i]) != donor || ranks[i].pinned || ranks[i].load <= 0)
         continue;
-      if (load[static_cast<size_t>(receiver)] + ranks[i].load <= limit) {
-        to[i] = receiver;
-        load[static_cast<size_t>(donor)] -= ranks[i].load;
-        load[static_cast<size_t>(receiver)] += ranks[i].load;
+      to[i]        = static_cast<int>(receiver);
+      auto trial   = node_times(ranks, to, nodes);
+      if (trial[receiver] <= limit && trial[donor] < time[donor]) {
+        time  = trial;
         moved = true;
         break;
       }
+      to[i] = static_cast<int>(donor);
     }
     if (!moved)
       break; // nothing fits: the rest of the imbalance stays
