@@ -17,7 +17,8 @@
 //   - An application calling AMPI_Migrate (smpi/sampi.h) gets its calls as the balancing points
 //     instead of every K iterations.
 // Outputs: migrations.csv (time, iteration, rank, from, to, bytes) and balance.csv (each step's
-// per-node load before and after), summary entries balance_steps and migrations.
+// predicted node times before and after, and whether the plan ran), summary entries
+// balance_steps, migrations and balance_plans_skipped.
 #include "balance_settings.hpp"
 #include "node_capacity.hpp"
 #include "run.hpp"
