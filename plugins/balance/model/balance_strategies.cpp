@@ -59,7 +59,48 @@ struct NodeFill {
   }
 };
 
+bool same_capacity(const NodeCapacity& a, const NodeCapacity& b)
+{
+  return a.cores == b.cores && a.speed == b.speed;
+}
+
 } // namespace
+
+std::vector<int> keep_in_place(const std::vector<RankLoad>& ranks, const std::vector<int>& plan,
+                               const std::vector<NodeCapacity>& nodes)
+{
+  const size_t n = nodes.size();
+  // stay[b][m]: ranks planned on node b that already run on node m.
+  std::vector<std::vector<int>> stay(n, std::vector<int>(n, 0));
+  for (size_t i = 0; i < ranks.size(); ++i)
+    ++stay.at(static_cast<size_t>(plan[i])).at(static_cast<size_t>(ranks[i].node));
+  std::vector<int> label(n, -1); // planned node -> node it goes to
+  std::vector<bool> taken(n, false);
+  // A planned group holding a pinned rank stays where the strategy put it (the pin's node).
+  for (size_t i = 0; i < ranks.size(); ++i)
+    if (ranks[i].pinned) {
+      const auto b = static_cast<size_t>(plan[i]);
+      label[b]     = plan[i];
+      taken[b]     = true;
+    }
+  // Then, repeatedly, the pair (group, equal node) keeping the most ranks where they are.
+  for (;;) {
+    size_t best_b = n, best_m = n;
+    for (size_t b = 0; b < n; ++b)
+      for (size_t m = 0; m < n && label[b] < 0; ++m)
+        if (!taken[m] && same_capacity(nodes[b], nodes[m]) &&
+            (best_b == n || stay[b][m] > stay[best_b][best_m]))
+          best_b = b, best_m = m;
+    if (best_b == n)
+      break;
+    label[best_b] = static_cast<int>(best_m);
+    taken[best_m] = true;
+  }
+  std::vector<int> out(plan.size());
+  for (size_t i = 0; i < plan.size(); ++i)
+    out[i] = label.at(static_cast<size_t>(plan[i]));
+  return out;
+}
 
 std::vector<int> GreedyLB::assign(const std::vector<RankLoad>& ranks, const std::vector<NodeCapacity>& nodes) const
 {
@@ -88,7 +129,7 @@ std::vector<int> GreedyLB::assign(const std::vector<RankLoad>& ranks, const std:
     to[i] = static_cast<int>(best);
     fill[best].add(load);
   }
-  return to;
+  return keep_in_place(ranks, to, nodes);
 }
 
 std::vector<int> RefineLB::assign(const std::vector<RankLoad>& ranks, const std::vector<NodeCapacity>& nodes) const

@@ -39,6 +39,7 @@ public:
 
 // GreedyLB: ranks by decreasing load, each to the node that would finish soonest with it; a rank
 // stays on its node when that node is among the soonest (moving it would not improve balance).
+// The groups formed are then placed by keep_in_place().
 class GreedyLB : public Strategy {
 public:
   using Strategy::assign;
@@ -59,6 +60,12 @@ public:
 private:
   double tolerance_;
 };
+
+// The same node groups as `plan`, each moved as a whole to the node of equal capacity that
+// keeps the most of its ranks in place (greedily, ties to lower numbers): equal predicted times,
+// fewer migrations. Groups holding a pinned rank stay put.
+std::vector<int> keep_in_place(const std::vector<RankLoad>& ranks, const std::vector<int>& plan,
+                               const std::vector<NodeCapacity>& nodes);
 
 std::vector<std::string> strategy_names(); // "greedy", "refine"
 // Throws haec::InputError naming `what` for an unknown name (listing the valid ones) or a
