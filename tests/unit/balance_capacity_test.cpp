@@ -138,3 +138,21 @@ TEST(NodeCapacity, PlanMustBeatItsMigrations)
   // No move, nothing to execute.
   EXPECT_FALSE(judge_plan(r, {0, 0}, nodes, {0, 0}).execute);
 }
+
+TEST(NodeCapacity, GroupsGoWhereTheirRanksAlreadyAre)
+{
+  // Ranks 0-1 on node 0, 2-3 on node 1, 4-5 on node 2 (equal single cores). A plan that forms
+  // the same groups under other node numbers moves nobody once placed. Groups {0, 1, 2} and {3}:
+  // the first keeps node 0 (two of its ranks are there), rank 2 joins it, rank 3 stays on node 1.
+  auto r = loads({1, 1, 1, 1, 1, 1}, {0, 0, 1, 1, 2, 2});
+  const std::vector<NodeCapacity> equal(3);
+  EXPECT_EQ(keep_in_place(r, {2, 2, 0, 0, 1, 1}, equal), (std::vector<int>{0, 0, 1, 1, 2, 2}));
+  EXPECT_EQ(keep_in_place(r, {1, 1, 1, 0, 2, 2}, equal), (std::vector<int>{0, 0, 0, 1, 2, 2}));
+  // Nodes of different capacity are never swapped: the fast node's group stays on it.
+  const std::vector<NodeCapacity> mixed{{1, 1}, {1, 2}, {1, 1}};
+  EXPECT_EQ(keep_in_place(r, {2, 2, 0, 0, 1, 1}, mixed), (std::vector<int>{0, 0, 2, 2, 1, 1}));
+  // A group holding a pinned rank (rank 2, node 1) stays where the plan put it; the others are
+  // placed around it: {0, 1} back on node 0, {3, 4} on node 2 (rank 4 stays, rank 3 moves).
+  r[2].pinned = true;
+  EXPECT_EQ(keep_in_place(r, {2, 2, 1, 0, 0, 1}, equal), (std::vector<int>{0, 0, 1, 2, 2, 1}));
+}
