@@ -2,10 +2,14 @@
 // than nodes) have their ranks migrated between nodes every K iterations, as the thesis's
 // GreedyLB / RefineLB did, for unmodified applications.
 //
-//   - Each rank's load is the seconds it computed (single-host executions) since the last step.
+//   - Each rank's load is the flops it computed (single-host executions) since the last step; a
+//     node's capacity is its core count and its current pstate's speed, read from SimGrid at each
+//     step (node_capacity.hpp turns both into predicted node times).
 //   - Iterations are the core's iteration boundaries (haec/iterations); every K-th boundary a
 //     rank reports its load for that window. When every rank has reported, the
-//     strategy runs once (deterministic) and assigns nodes; each rank to move migrates at its
+//     strategy runs once (deterministic) and proposes nodes. The plan is kept only if it lowers
+//     the predicted makespan by more than its migrations cost (footprint over the route's
+//     bandwidth plus its latency, per node); otherwise nobody moves. Each rank to move migrates at its
 //     next boundary (the last reporter at once): it sends its memory footprint from the old node
 //     to the new one (an s4u communication, so it costs network time and link energy), then
 //     Actor::set_host, and tells the core (RankMigrated). Boundaries are MPI call entries at the start of an iteration, where the
@@ -13,8 +17,10 @@
 //   - An application calling AMPI_Migrate (smpi/sampi.h) gets its calls as the balancing points
 //     instead of every K iterations.
 // Outputs: migrations.csv (time, iteration, rank, from, to, bytes) and balance.csv (each step's
-// per-node load before and after), summary entries balance_steps and migrations.
+// predicted node times before and after, and whether the plan ran), summary entries
+// balance_steps, migrations and balance_plans_skipped.
 #include "balance_settings.hpp"
+#include "node_capacity.hpp"
 #include "run.hpp"
 #include "units.hpp"
 
@@ -40,7 +46,7 @@ struct RankState {
   sg4::Actor* actor = nullptr;
   bool tracked   = false;
   int iteration  = 0;
-  double load    = 0; // seconds computed in the current window
+  double load    = 0; // flops computed in the current window
   int reported   = 0; // windows reported
   int move_to    = -1; // node index to migrate to at the next boundary
   bool pinned    = false;
@@ -50,7 +56,8 @@ struct Step {
   int window;
   int iteration;
   double time;
-  std::vector<double> before, after;
+  std::vector<double> before, after; // predicted node times (s): current, and what will run
+  bool executed;
 };
 
 struct Migration {
@@ -74,17 +81,20 @@ private:
   RankState& state(long pid);
   void report(RankState& rs, double now);
   void decide(double now, int iteration);
+  std::vector<NodeCapacity> capacities() const;
+  std::vector<double> move_costs(const std::vector<RankLoad>& loads, const std::vector<int>& plan) const;
   void migrate(RankState& rs);
 
   BalanceConfig config_;
   std::vector<sg4::Host*> nodes_;
   std::map<const sg4::Host*, int> node_index_;
   std::vector<RankState> ranks_; // by pid
-  std::unordered_map<const sg4::Activity*, std::pair<long, double>> running_; // exec -> pid, start
+  std::unordered_map<const sg4::Activity*, std::pair<long, double>> running_; // exec -> pid, flops
   std::vector<Step> steps_;
   std::vector<Migration> migrations_;
   std::map<int, int> window_reports_; // window -> ranks reported
   int windows_decided_ = 0;
+  int plans_skipped_   = 0; // plans not worth their migrations
   bool migrate_calls_  = false; // the app calls AMPI_Migrate: those are the balancing points
 };
 
@@ -135,7 +145,7 @@ RankState& BalancePlugin::state(long pid)
 void BalancePlugin::on_computation_started(const core::ComputationStarted& e)
 {
   if (e.exec.get_host_number() == 1 && e.pid >= 0)
-    running_[&e.exec] = {e.pid, e.time};
+    running_[&e.exec] = {e.pid, e.exec.get_remaining()};
 }
 
 void BalancePlugin::on_computation_ended(const core::ComputationEnded& e)
@@ -143,7 +153,9 @@ void BalancePlugin::on_computation_ended(const core::ComputationEnded& e)
   auto it = running_.find(&e.exec);
   if (it == running_.end())
     return;
-  state(it->second.first).load += e.end - it->second.second;
+  // Flops done (what remains of a cancelled execution does not count): independent of the
+  // host's speed and of the ranks sharing it.
+  state(it->second.first).load += it->second.second - e.exec.get_remaining();
   running_.erase(it);
 }
 
@@ -200,17 +212,53 @@ void BalancePlugin::decide(double now, int iteration)
       loads.push_back({r.rank, r.load, node_index_.at(r.actor->get_host()), r.pinned});
       who.push_back(&r);
     }
-  const int nodes = static_cast<int>(nodes_.size());
+  const auto nodes = capacities();
   std::vector<int> before(loads.size());
   for (size_t i = 0; i < loads.size(); ++i)
     before[i] = loads[i].node;
-  const auto after = config_.strategy->assign(loads, nodes);
-  steps_.push_back({windows_decided_, iteration, now, node_loads(loads, before, nodes), node_loads(loads, after, nodes)});
+  const auto plan    = config_.strategy->assign(loads, nodes);
+  const auto verdict = judge_plan(loads, plan, nodes, move_costs(loads, plan));
+  const auto& after  = verdict.execute ? plan : before;
+  if (!verdict.execute && verdict.moves > 0) {
+    ++plans_skipped_;
+    XBT_DEBUG("step %d: plan of %d moves skipped: predicted makespan %g -> %g s, migrations %g s", windows_decided_,
+              verdict.moves, verdict.makespan_before, verdict.makespan_after, verdict.migration_cost);
+  }
+  steps_.push_back({windows_decided_, iteration, now, node_times(loads, before, nodes), node_times(loads, after, nodes),
+                    verdict.execute});
   for (size_t i = 0; i < who.size(); ++i) {
     who[i]->load    = 0;
     who[i]->move_to = after[i] != before[i] ? after[i] : -1;
   }
   ++windows_decided_;
+}
+
+// Each node's cores and the speed of its current pstate (a governor may have changed it).
+std::vector<NodeCapacity> BalancePlugin::capacities() const
+{
+  std::vector<NodeCapacity> c;
+  for (auto* h : nodes_)
+    c.push_back({h->get_core_count(), h->get_speed()});
+  return c;
+}
+
+// Seconds each planned move takes alone: its route's latency plus the footprint at the route's
+// narrowest bandwidth (0 for ranks that stay).
+std::vector<double> BalancePlugin::move_costs(const std::vector<RankLoad>& loads, const std::vector<int>& plan) const
+{
+  std::vector<double> cost(loads.size(), 0.0);
+  for (size_t i = 0; i < loads.size(); ++i) {
+    if (plan[i] == loads[i].node)
+      continue;
+    std::vector<sg4::Link*> links;
+    double latency = 0;
+    nodes_.at(static_cast<size_t>(loads[i].node))->route_to(nodes_.at(static_cast<size_t>(plan[i])), links, &latency);
+    double bandwidth = 0;
+    for (auto* l : links)
+      bandwidth = bandwidth > 0 ? std::min(bandwidth, l->get_bandwidth()) : l->get_bandwidth();
+    cost[i] = latency + (bandwidth > 0 ? config_.footprint / bandwidth : 0);
+  }
+  return cost;
 }
 
 // Runs in the rank's own actor, at an MPI call entry (no request of its pending).
@@ -239,15 +287,16 @@ void BalancePlugin::contribute(core::Results& results) const
       << units::exact(x.bytes) << '\n';
   results.add_file("migrations.csv", m.str());
   std::ostringstream b;
-  b << "step,iteration,time,node,load_before_s,load_after_s\n";
+  b << "step,iteration,time,node,load_before_s,load_after_s,executed\n";
   for (auto const& s : steps_)
     for (size_t n = 0; n < s.before.size(); ++n)
       b << s.window << ',' << s.iteration << ',' << units::exact(s.time) << ',' << nodes_[n]->get_name() << ','
-        << units::exact(s.before[n]) << ',' << units::exact(s.after[n]) << '\n';
+        << units::exact(s.before[n]) << ',' << units::exact(s.after[n]) << ',' << s.executed << '\n';
   results.add_file("balance.csv", b.str());
   results.add_summary("balance_strategy", "\"" + config_.strategy_name + "\"");
   results.add_summary("balance_steps", std::to_string(steps_.size()));
   results.add_summary("migrations", std::to_string(migrations_.size()));
+  results.add_summary("balance_plans_skipped", std::to_string(plans_skipped_));
 }
 
 struct Registration {

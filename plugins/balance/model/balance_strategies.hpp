@@ -1,6 +1,8 @@
 // Load-balancing strategies (MODELS.md §6, thesis 002 §9.2.2): given each rank's measured load
-// since the last balancing step and the node it runs on, choose a node per rank. Pure C++: no
-// SimGrid include. Adding a strategy is one class and one line in make_strategy().
+// since the last balancing step, the node it runs on and every node's capacity (cores, speed),
+// choose a node per rank. They compare nodes by predicted time (node_capacity.hpp), so a node
+// with free cores or a faster pstate attracts work and equal nodes with a core per rank do not.
+// Pure C++: no SimGrid include. Adding a strategy is one class and one line in make_strategy().
 #pragma once
 #include <memory>
 #include <string>
@@ -10,39 +12,60 @@ namespace haec::balance {
 
 struct RankLoad {
   int rank     = 0;
-  double load  = 0;  // seconds of computation (or flops) since the last step
+  double load  = 0;  // flops computed since the last step
   int node     = 0;  // where it runs now
   bool pinned  = false; // never moves (user pinned)
+};
+
+// A node's capacity: `cores` cores of `speed` flop/s each (its current pstate).
+struct NodeCapacity {
+  int cores    = 1;
+  double speed = 1;
 };
 
 class Strategy {
 public:
   virtual ~Strategy() = default;
   virtual std::string name() const = 0;
-  // New node of every rank (same order as `ranks`), nodes numbered 0..nodes-1. Deterministic:
+  // New node of every rank (same order as `ranks`), nodes numbered as `nodes`. Deterministic:
   // ties break on rank and node numbers.
-  virtual std::vector<int> assign(const std::vector<RankLoad>& ranks, int nodes) const = 0;
+  virtual std::vector<int> assign(const std::vector<RankLoad>& ranks, const std::vector<NodeCapacity>& nodes) const = 0;
+  // `nodes` single-core nodes of speed 1 (a load is then the seconds it takes).
+  std::vector<int> assign(const std::vector<RankLoad>& ranks, int nodes) const
+  {
+    return assign(ranks, std::vector<NodeCapacity>(static_cast<size_t>(nodes)));
+  }
 };
 
-// GreedyLB: ranks by decreasing load, each to the currently least loaded node; a rank stays on
-// its node when that node is among the least loaded (moving it would not improve balance).
+// GreedyLB: ranks by decreasing load, each to the node that would finish soonest with it; a rank
+// stays on its node when that node is among the soonest (moving it would not improve balance).
+// The groups formed are then placed by keep_in_place().
 class GreedyLB : public Strategy {
 public:
+  using Strategy::assign;
   std::string name() const override { return "greedy"; }
-  std::vector<int> assign(const std::vector<RankLoad>& ranks, int nodes) const override;
+  std::vector<int> assign(const std::vector<RankLoad>& ranks, const std::vector<NodeCapacity>& nodes) const override;
 };
 
-// RefineLB: only moves ranks from nodes above tolerance * mean load to nodes below it, the
-// heaviest rank that fits first, until no node is above the threshold or nothing fits.
+// RefineLB: only moves ranks from nodes whose predicted time is above tolerance * the mean node
+// time to the soonest-finishing node, the heaviest rank that fits under the threshold there and
+// shortens its donor first, until no node is above the threshold or nothing fits.
 class RefineLB : public Strategy {
 public:
+  using Strategy::assign;
   explicit RefineLB(double tolerance = 1.05) : tolerance_(tolerance) {}
   std::string name() const override { return "refine"; }
-  std::vector<int> assign(const std::vector<RankLoad>& ranks, int nodes) const override;
+  std::vector<int> assign(const std::vector<RankLoad>& ranks, const std::vector<NodeCapacity>& nodes) const override;
 
 private:
   double tolerance_;
 };
+
+// The same node groups as `plan`, each moved as a whole to the node of equal capacity that
+// keeps the most of its ranks in place (greedily, ties to lower numbers): equal predicted times,
+// fewer migrations. Groups holding a pinned rank stay put.
+std::vector<int> keep_in_place(const std::vector<RankLoad>& ranks, const std::vector<int>& plan,
+                               const std::vector<NodeCapacity>& nodes);
 
 std::vector<std::string> strategy_names(); // "greedy", "refine"
 // Throws haec::InputError naming `what` for an unknown name (listing the valid ones) or a
