@@ -4,6 +4,7 @@
 #include "run_description.hpp"
 #include "run_record.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -32,5 +33,12 @@ void add_replay_results(Results& results);   // replay_actions.cpp: replay's mes
 // haec_suite_mpi_exit() as a PMPI call does.
 void enter_named_site(const std::string& text); // mpi_calls.cpp
 bool replaying();                            // replay_actions.cpp: a trace is being replayed
+// The call the rank with actor `pid` is inside now, and the one it last left (kNoSite: none);
+// what a deadlock report names (deadlock_report.cpp, mpi_calls.cpp).
+uint32_t pending_site(long pid);
+uint32_t previous_site(long pid);
+// The run cannot be a result (a deadlock): run_end.cpp still writes the files, with summary.json
+// "status": "failed" and `failure`, skips failing on the checks, then exits with `status`.
+void mark_run_failed(const std::string& failure, int status);
 
 } // namespace haec::core::parts

@@ -268,6 +268,16 @@ void enter_named_site(const std::string& text)
     entered(calls().table.site(text));
 }
 
+uint32_t pending_site(long pid)
+{
+  return position(pid).in_site;
+}
+
+uint32_t previous_site(long pid)
+{
+  return position(pid).last_site;
+}
+
 } // namespace parts
 
 uint32_t current_region()

@@ -6,6 +6,7 @@
 #include "core_settings.hpp"
 #include "input_error.hpp"
 #include "run.hpp"
+#include "text.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -192,14 +193,14 @@ int rank_of(long pid)
 
 void reject_setting(const std::string& message)
 {
-  std::fprintf(stderr, "haec: %s\n", message.c_str());
+  std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
   std::fflush(stderr);
   std::exit(2);
 }
 
 void fail_run(const std::string& message)
 {
-  std::fprintf(stderr, "haec: %s\n", message.c_str());
+  std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
   std::fflush(stderr);
   std::exit(3);
 }

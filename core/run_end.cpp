@@ -3,6 +3,7 @@
 // otherwise the files are written, summary.json last.
 #include "checks.hpp"
 #include "core_parts.hpp"
+#include "input_error.hpp"
 #include "run.hpp"
 #include "topology.hpp"
 
@@ -10,6 +11,9 @@
 #include <simgrid/version.h>
 
 #include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
 
 namespace sg4 = simgrid::s4u;
 
@@ -77,27 +81,58 @@ void add_core_results(Results& results)
                                                           "layer: build it with haec cc)"));
 }
 
-void on_simulation_end()
+struct RunFailure {
+  std::string what; // empty: the run has not failed
+  int status = 0;
+};
+
+RunFailure& run_failure()
 {
-  if (!recording())
-    return;
+  static RunFailure failure;
+  return failure;
+}
+
+// Contributions from the core and every plugin. A bad input found only now (e.g. a workload
+// naming a region the program never entered) is still bad input: exit 2.
+Results collect_results()
+{
   Results results;
   try {
     add_core_results(results);
     for (auto const& w : writers())
       w(results);
     add_description(results, calls_reported());
+  } catch (const InputError& e) {
+    reject_setting(e.what());
   } catch (const std::exception& e) {
     fail_run(e.what());
   }
-  if (const Check* bad = results.first_failure())
-    fail_run("check " + bad->name + " failed: " + bad->figures);
+  return results;
+}
+
+void on_simulation_end()
+{
+  if (!recording())
+    return;
+  Results results          = collect_results();
+  const RunFailure& failed = run_failure();
+  if (failed.what.empty()) {
+    if (const Check* bad = results.first_failure())
+      fail_run("check " + bad->name + " failed: " + bad->figures);
+  } else { // kept for --keep-failed, marked so that nobody takes it for a result
+    results.add_summary("status", nlohmann::json("failed").dump());
+    results.add_summary("failure", nlohmann::json(failed.what).dump());
+  }
   nlohmann::ordered_json head;
   head["makespan_s"] = sg4::Engine::get_clock();
   try {
     results.write(settings().text("haec/out"), head);
-  } catch (const std::exception& e) {
-    fail_run(e.what());
+  } catch (const std::exception& e) { // a full disk, an I/O error: the simulation failed (exit 3)
+    fail_run("cannot write the results: " + std::string(e.what()));
+  }
+  if (!failed.what.empty()) {
+    std::fflush(nullptr);
+    std::_Exit(failed.status);
   }
 }
 
@@ -106,6 +141,15 @@ struct Registration {
 } registration;
 
 } // namespace
+
+namespace parts {
+
+void mark_run_failed(const std::string& failure, int status)
+{
+  run_failure() = RunFailure{failure, status};
+}
+
+} // namespace parts
 
 void add_results_writer(std::function<void(Results& results)> writer)
 {

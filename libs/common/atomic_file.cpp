@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -34,6 +35,9 @@ void write_file_atomic(const std::string& path, const std::string& content)
 
 std::string read_file(const std::string& path, const std::string& what)
 {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(what, "'" + path + "' is a directory, not a file", "give the path of a file");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw InputError(what, "cannot read '" + path + "' (" + std::strerror(errno) + ")", "check the path and its permissions");

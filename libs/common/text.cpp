@@ -58,3 +58,82 @@ std::vector<std::string> split_lines(const std::string& text)
 }
 
 } // namespace haec::text
+
+namespace haec::text {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i] (2..4), 0 if it is not one.
+size_t utf8_sequence(const std::string& s, size_t i)
+{
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  size_t n              = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+  if (n == 0 || i + n > s.size())
+    return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80)
+      return 0;
+  if ((c == 0xE0 && byte(i + 1) < 0xA0) || (c == 0xED && byte(i + 1) > 0x9F) || (c == 0xF0 && byte(i + 1) < 0x90) ||
+      (c == 0xF4 && byte(i + 1) > 0x8F)) // overlong, surrogate or beyond U+10FFFF
+    return 0;
+  return n;
+}
+
+// Cuts quoted excerpts longer than kExcerpt characters.
+std::string shorten_quotes(const std::string& s)
+{
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t open = s.find('\'', i);
+    size_t close = open == std::string::npos ? std::string::npos : s.find('\'', open + 1);
+    if (close == std::string::npos) {
+      out += s.substr(i);
+      break;
+    }
+    out += s.substr(i, open + 1 - i);
+    const std::string inside = s.substr(open + 1, close - open - 1);
+    if (inside.size() > kExcerpt) {
+      size_t cut = kExcerpt - 8;
+      while (cut > 0 && (static_cast<unsigned char>(inside[cut]) & 0xC0) == 0x80) // not inside a UTF-8 sequence
+        --cut;
+      out += inside.substr(0, cut) + "...";
+    } else {
+      out += inside;
+    }
+    out += '\'';
+    i = close + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string escaped(const std::string& text)
+{
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+      ++i;
+    } else if (size_t n = c >= 0x80 ? utf8_sequence(text, i) : 0; n > 0) {
+      out += text.substr(i, n);
+      i += n;
+    } else {
+      out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : std::string("\\x") + hex[c >> 4] + hex[c & 15];
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string one_line(const std::string& message)
+{
+  std::string line = escaped(message);
+  return line.size() > kMessageBudget ? shorten_quotes(line) : line;
+}
+
+} // namespace haec::text

@@ -15,3 +15,17 @@ std::vector<std::string> split_ws(const std::string& s);
 std::vector<std::string> split_lines(const std::string& text);
 
 } // namespace haec::text
+
+namespace haec::text {
+
+// An error message made fit for one terminal line (every error we print goes through it):
+// control bytes, DEL and bytes that are not valid UTF-8 become escapes (\n, \t, \x1b, ...), and
+// when the line is longer than kMessageBudget characters, every quoted excerpt ('...') longer
+// than kExcerpt characters is cut to its start followed by "...".
+constexpr size_t kMessageBudget = 200;
+constexpr size_t kExcerpt       = 40;
+std::string one_line(const std::string& message);
+// Only the escaping of one_line (for text quoted inside a longer message).
+std::string escaped(const std::string& text);
+
+} // namespace haec::text

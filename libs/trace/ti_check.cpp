@@ -5,11 +5,13 @@
 
 #include "atomic_file.hpp"
 #include "input_error.hpp"
+#include "ti_program.hpp"
 
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -32,7 +34,7 @@ const std::map<std::string, Arity>& fixed()
       {"init", {0, 1}},        {"finalize", {0, 0}},   {"comm_size", {0, 1}},  {"comm_split", {0, 2}},
       {"comm_dup", {0, 0}},    {"send", {3, 4}},       {"isend", {3, 4}},      {"recv", {3, 4}},
       {"irecv", {3, 4}},       {"test", {3, 3}},       {"wait", {3, 3}},       {"waitall", {0, 1}},
-      {"sendRecv", {4, 6}},    {"barrier", {0, 0}},    {"bcast", {1, 3}},      {"reduce", {2, 4}},
+      {"sendRecv", {6, 6}},    {"barrier", {0, 0}},    {"bcast", {1, 3}},      {"reduce", {2, 4}},
       {"allreduce", {2, 3}},   {"alltoall", {2, 4}},   {"gather", {2, 5}},     {"scatter", {2, 5}},
       {"allgather", {2, 4}},   {"scan", {2, 3}},       {"exscan", {2, 3}},     {"compute", {1, 1}},
       {"sleep", {1, 1}},       {"location", {2, 2}},   {"haec_ibarrier", {1, 1}}, {"haec_ibcast", {4, 4}},
@@ -90,6 +92,96 @@ std::vector<std::string> split(const std::string& line)
 }
 
 const char* kRecord = "record the trace with `haec trace record` (libs/trace/README.md)";
+const char* kRepair = "rewrite it with `haec trace repair TRACE --out FIXED` or record it with `haec trace record`";
+
+// Index of the root argument of collectives that have one (field index in the line).
+int root_field(const std::string& action)
+{
+  static const std::map<std::string, int> roots = {{"bcast", 3},        {"reduce", 4},      {"gather", 4},
+                                                   {"scatter", 4},      {"haec_ibcast", 4}, {"haec_ireduce", 4},
+                                                   {"haec_igather", 7}, {"haec_iscatter", 7}};
+  auto it = roots.find(action);
+  return it == roots.end() ? -1 : it->second;
+}
+
+// Datatype fields of the actions whose datatype decides bytes on the wire.
+std::vector<int> datatype_fields(const std::string& action)
+{
+  if (action == "send" || action == "isend" || action == "recv" || action == "irecv")
+    return {5};
+  if (action == "sendRecv")
+    return {6, 7};
+  if (action == "haec_ibcast" || action == "haec_ireduce")
+    return {5};
+  if (action == "haec_iallreduce")
+    return {4};
+  if (action == "haec_ialltoall" || action == "haec_iallgather" || action == "haec_igather" || action == "haec_iscatter")
+    return {4, 6};
+  return {};
+}
+
+void check_rank_field(const std::string& at, const std::string& action, const std::string& what, const std::string& v,
+                      int ranks)
+{
+  long long peer = 0;
+  if (!is_int(v, peer))
+    throw InputError(at, what + " '" + v + "' of " + action + " is not an integer", "the trace is corrupt");
+  const std::string name = what == "peer" ? "peer " + v : what + " " + v + " of " + action;
+  if (peer == -333 || peer == -555)
+    throw InputError(at, action + (what == "peer" ? " from/to " : " " + what + " ") + v +
+                             " (a wildcard source as SimGrid's tracer writes MPI_ANY_SOURCE): the replay would match "
+                             "the wrong message",
+                     kRepair);
+  if (peer < 0)
+    throw InputError(at, name + " is not a rank", "the trace is corrupt");
+  if (ranks > 0 && peer >= ranks)
+    throw InputError(at, name + " is not a rank of the " + std::to_string(ranks) + "-rank replay",
+                     "replay with -np " + std::to_string(peer + 1) + " or more, or fix the trace");
+}
+
+// Amounts, tags, peers and datatypes of a line whose shape is already right.
+void check_values(const std::vector<std::string>& f, const std::string& at, int ranks)
+{
+  const std::string& action = f[1];
+  const bool p2p   = action == "send" || action == "isend" || action == "recv" || action == "irecv";
+  const bool probe = action == "wait" || action == "test";
+  for (size_t i = 2; i < f.size(); ++i) {
+    if (action == "location" || (p2p && i <= 3) || (probe && i <= 4) || (action == "sendRecv" && (i == 3 || i == 5)))
+      continue; // peers and tags: below
+    if (std::strtod(f[i].c_str(), nullptr) < 0 && !(f[i] == "-1" && i >= 4 && !datatype_fields(action).empty()))
+      throw InputError(at, "argument " + std::to_string(i - 1) + " of " + action + " is negative (" + f[i] + ")",
+                       "amounts, counts and sizes are >= 0; the trace is corrupt");
+  }
+  if (p2p) {
+    check_rank_field(at, action, "peer", f[2], ranks);
+    if (std::strtod(f[3].c_str(), nullptr) < 0)
+      throw InputError(at, action + " tag " + f[3] + " (MPI_ANY_TAG as SimGrid's tracer writes it, or corrupt): the "
+                                                      "replay would match the wrong message",
+                       kRecord);
+  }
+  if (probe) {
+    if ((f[2] == "-333" && f[3] == "-333") || (std::strtod(f[4].c_str(), nullptr) < 0 && f[4] != "-444"))
+      throw InputError(at, action + " of a request SimGrid's tracer could not name (a non-blocking collective's)",
+                       kRepair);
+    check_rank_field(at, action, "source", f[2], ranks);
+    check_rank_field(at, action, "destination", f[3], ranks);
+  }
+  if (action == "sendRecv") {
+    check_rank_field(at, action, "destination", f[3], ranks);
+    check_rank_field(at, action, "source", f[5], ranks);
+  }
+  if (int r = root_field(action); r >= 0 && static_cast<size_t>(r) < f.size())
+    check_rank_field(at, action, "root", f[static_cast<size_t>(r)], ranks);
+  for (int i : datatype_fields(action)) {
+    if (static_cast<size_t>(i) >= f.size())
+      continue;
+    const bool ours = action.rfind("haec_", 0) == 0; // core/replay_extra_actions.cpp knows ids 0..14
+    long long id    = -2;
+    if (datatype_size(f[static_cast<size_t>(i)]) < 0 || (ours && (!is_int(f[static_cast<size_t>(i)], id) || id > 14)))
+      throw InputError(at, "datatype id " + f[static_cast<size_t>(i)] + " of " + action + " is unknown",
+                       ours ? "haec_* actions take ids 0..14" : "SimGrid 3.32 datatype ids are -1 and 0..59");
+  }
+}
 
 void check_line(const std::vector<std::string>& f, const std::string& at, int rank, int ranks)
 {
@@ -122,6 +214,10 @@ void check_line(const std::vector<std::string>& f, const std::string& at, int ra
     hi = lo + 2 + (action == "allgatherv" ? ranks : 0) + 1; // datatypes, displacements, root/comp
   } else if (action.size() > 1 && action[0] == 'i' && (fixed().count(action.substr(1)) || vectored().count(action.substr(1)))) {
     throw InputError(at, "'" + action + "' (a non-blocking collective as SimGrid's tracer writes it) cannot be replayed",
+                     kRepair);
+  } else if (action == "waitAny" || action == "waitany" || action == "testAny" || action == "waitsome") {
+    throw InputError(at, "'" + action + "' (SimGrid's tracer's MPI_Waitany/Waitsome) cannot be replayed: the trace does "
+                                        "not say which request completed",
                      kRecord);
   } else {
     throw InputError(at, "unknown action '" + action + "'", "SimGrid 3.32 TI actions and haec_* actions only; " +
@@ -135,26 +231,59 @@ void check_line(const std::vector<std::string>& f, const std::string& at, int ra
     if (!(action == "location" && i == 2) && !is_number(f[i]))
       throw InputError(at, "argument " + std::to_string(i - 1) + " of " + action + " '" + f[i] + "' is not a number",
                        "the trace is corrupt");
-  // Peers of point-to-point actions.
-  if ((action == "send" || action == "isend" || action == "recv" || action == "irecv") && ranks > 0) {
-    long long peer = 0;
-    if (!is_int(f[2], peer))
-      throw InputError(at, "peer '" + f[2] + "' is not an integer", "the trace is corrupt");
-    if (peer < 0)
-      throw InputError(at, action + " from/to " + f[2] +
-                               " (a wildcard source as SimGrid's tracer writes MPI_ANY_SOURCE): the replay would match "
-                               "the wrong message",
-                       kRecord);
-    if (peer >= ranks)
-      throw InputError(at, "peer " + f[2] + " is not a rank of the " + std::to_string(ranks) + "-rank replay", "");
-  }
+  check_values(f, at, ranks);
 }
 
-} // namespace
 
-void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks)
+constexpr long long kMaxRanks = 1 << 22;
+
+void add_to_rank(RankActions& ra, const std::vector<std::string>& f, const std::string& file, uint32_t line,
+                 const std::string& at)
+{
+  const std::string& action = f[1];
+  if (ra.lines == 0) {
+    ra.file         = file;
+    ra.first_line   = line;
+    ra.first_action = action;
+  }
+  ++ra.lines;
+  if (!ra.actions.empty() && ra.actions.back().kind == TiAction::Finalize)
+    throw InputError(at, action + " after finalize", "finalize is a rank's last action; the trace is corrupt");
+  if (action == "init") {
+    if (ra.lines > 1)
+      throw InputError(at, "init is not the rank's first action", "each rank's trace starts with one init");
+    ra.default_type_size = f.size() > 2 ? 8 : 1; // MPE traces: MPI_DOUBLE; TAU traces: MPI_BYTE
+  }
+  if (action == "compute" || action == "sleep" || action == "location" || action.rfind("comm_", 0) == 0)
+    return;
+  ra.actions.push_back(to_action(f, line, ra.default_type_size));
+}
+
+// What SimGrid needs of each rank's sequence (without init it crashes; without finalize the trace
+// was cut short).
+void check_sequence(const TiProgram& program, int rank, const std::string& fallback_file)
+{
+  const RankActions* ra = static_cast<size_t>(rank) < program.ranks.size() ? &program.ranks[static_cast<size_t>(rank)] : nullptr;
+  if (ra == nullptr || ra->lines == 0)
+    throw InputError(fallback_file, "holds no action of rank " + std::to_string(rank),
+                     "every rank's trace starts with '" + std::to_string(rank) + " init'");
+  const std::string at = ra->file + ":" + std::to_string(ra->first_line);
+  if (ra->first_action != "init")
+    throw InputError(at, "rank " + std::to_string(rank) + " starts with " + ra->first_action + ", not init",
+                     "each rank's trace starts with '" + std::to_string(rank) + " init' (SimGrid crashes without it)");
+  if (ra->actions.empty() || ra->actions.back().kind != TiAction::Finalize)
+    throw InputError(ra->file, "rank " + std::to_string(rank) + "'s actions do not end with finalize",
+                     "the trace is truncated; record it again");
+}
+
+// Every line of one file: shape and values first (check_line), then what the rank's sequence
+// needs (init first, nothing after finalize). With `program`, the actions are kept for the
+// matching simulation; `rank` is -1 for a file holding every rank's actions.
+void scan_text(const std::string& text, const std::string& file, int rank, int ranks, TiProgram* program)
 {
   size_t start = 0, lineno = 0;
+  std::vector<RankActions> local;
+  std::vector<RankActions>& out = program ? program->ranks : local;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     ++lineno;
@@ -169,7 +298,54 @@ void check_ti_rank_text(const std::string& text, const std::string& file, int ra
     if (f.empty() || f[0][0] == '#')
       continue;
     check_line(f, at, rank, ranks);
+    const long long r = std::strtoll(f[0].c_str(), nullptr, 10);
+    if (r >= kMaxRanks)
+      throw InputError(at, "rank " + f[0] + " is beyond what haec replays", "ranks must be below " + std::to_string(kMaxRanks));
+    if (static_cast<size_t>(r) >= out.size())
+      out.resize(static_cast<size_t>(r) + 1);
+    add_to_rank(out[static_cast<size_t>(r)], f, file, static_cast<uint32_t>(lineno), at);
   }
+}
+
+} // namespace
+
+std::vector<std::string> split_fields(const std::string& line)
+{
+  return split(line);
+}
+
+void check_ti_line(const std::vector<std::string>& fields, const std::string& at, int rank, int ranks)
+{
+  check_line(fields, at, rank, ranks);
+}
+
+void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks)
+{
+  TiProgram program;
+  scan_text(text, file, rank, ranks, &program);
+  if (rank >= 0)
+    check_sequence(program, rank, file);
+}
+
+// A list entry as smpirun and libs/mapping/ti_trace.cpp find it: as given, relative to the
+// list's directory, or in the tracer's "<list>_files/" layout next to the list (SimGrid's tracer
+// writes paths relative to its working directory).
+std::string resolve_entry(const std::string& entry, const std::string& list_path, size_t lineno)
+{
+  const fs::path p(entry), dir = fs::path(list_path).parent_path();
+  std::vector<fs::path> tries{p};
+  if (!p.is_absolute()) {
+    tries.push_back(dir / p);
+    if (p.has_parent_path())
+      tries.push_back(dir / p.parent_path().filename() / p.filename());
+  }
+  for (const auto& c : tries) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec))
+      return c.string();
+  }
+  throw InputError(list_path + ":" + std::to_string(lineno), "trace file '" + entry + "' does not exist",
+                   "the list names one file per rank; keep the files where it says");
 }
 
 std::vector<std::string> ti_rank_files(const std::string& list_path)
@@ -186,30 +362,39 @@ std::vector<std::string> ti_rank_files(const std::string& list_path)
       continue;
     if (f.size() > 1) // an action: the list is itself a trace
       return {list_path};
-    fs::path p(f[0]);
-    if (!p.is_absolute() && !fs::exists(p))
-      p = fs::path(list_path).parent_path() / p;
-    if (!fs::is_regular_file(p))
-      throw InputError(list_path + ":" + std::to_string(lineno), "trace file '" + f[0] + "' does not exist",
-                       "the list names one file per rank; keep the files where it says");
-    files.push_back(p.string());
+    files.push_back(resolve_entry(f[0], list_path, lineno));
   }
   if (files.empty())
     throw InputError(list_path, "trace is empty", "record a trace with haec trace record");
   return files;
 }
 
-void check_ti_trace(const std::string& list_path, int ranks)
+TiProgram read_ti_program(const std::string& list_path, int& ranks)
 {
-  auto files = ti_rank_files(list_path);
+  auto files        = ti_rank_files(list_path);
   const bool shared = files.size() == 1 && files[0] == list_path;
   if (!shared && ranks > 0 && static_cast<int>(files.size()) != ranks)
     throw InputError(list_path, "trace has " + std::to_string(files.size()) + " ranks but -np is " + std::to_string(ranks),
                      "replay with -np " + std::to_string(files.size()));
   if (ranks <= 0 && !shared)
     ranks = static_cast<int>(files.size());
+  TiProgram program;
   for (size_t r = 0; r < files.size(); ++r)
-    check_ti_rank_text(read_file(files[r], "TI trace"), files[r], shared ? -1 : static_cast<int>(r), ranks);
+    scan_text(read_file(files[r], "TI trace"), files[r], shared ? -1 : static_cast<int>(r), ranks, &program);
+  if (ranks <= 0)
+    ranks = static_cast<int>(program.ranks.size());
+  if (ranks <= 0)
+    throw InputError(list_path, "holds no action", "record a trace with haec trace record");
+  program.ranks.resize(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r)
+    check_sequence(program, r, shared ? list_path : files[static_cast<size_t>(r)]);
+  return program;
+}
+
+void check_ti_trace(const std::string& list_path, int ranks, const MatchOptions& options)
+{
+  TiProgram program = read_ti_program(list_path, ranks);
+  match_ti_program(program, ranks, options);
 }
 
 } // namespace haec::trace

@@ -2,6 +2,9 @@
 // so that a corrupt or truncated trace, an action nothing can replay or a rank count that differs
 // from -np stops with one line naming the file and the line, instead of a SimGrid abort mid-run.
 #pragma once
+#include "ti_match.hpp"
+#include "ti_program.hpp"
+
 #include <string>
 #include <vector>
 
@@ -12,11 +15,21 @@ namespace haec::trace {
 // single shared trace: returned alone.
 std::vector<std::string> ti_rank_files(const std::string& list_path);
 
-// Throws haec::InputError("<file>:<line>", problem, fix) on the first bad line; `ranks` is the
-// replay's rank count (-1: take it from the list).
-void check_ti_trace(const std::string& list_path, int ranks);
+// Throws haec::InputError("<file>:<line>", problem, fix) on the first bad line or sequence (each
+// rank starts with init and ends with finalize), then runs the matching simulation (ti_match.hpp:
+// DeadlockError for a deadlock). `ranks` is the replay's rank count (-1: take it from the list).
+void check_ti_trace(const std::string& list_path, int ranks, const MatchOptions& options = {});
 
-// One rank file's text (for tests and the OTF2 import's own output).
+// The checked actions of every rank (what check_ti_trace matches); sets `ranks` when it was -1.
+TiProgram read_ti_program(const std::string& list_path, int& ranks);
+
+// The fields of one line and the checks every line gets (shape, values, peers): for the repair,
+// which rewrites some lines before checking the result as a whole.
+std::vector<std::string> split_fields(const std::string& line);
+void check_ti_line(const std::vector<std::string>& fields, const std::string& at, int rank, int ranks);
+
+// One rank file's text (for tests and the OTF2 import's own output): every line, init first,
+// finalize last.
 void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks);
 
 } // namespace haec::trace

@@ -16,6 +16,7 @@
 #include "dvfs_observer.hpp"
 #include "dvfs_settings.hpp"
 #include "governor.hpp"
+#include "input_error.hpp"
 #include "offline_optimum.hpp"
 #include "power_profile.hpp"
 #include "run.hpp"
@@ -161,6 +162,8 @@ sg4::Host* DvfsPlugin::govern(sg4::Host* h, const std::string& name)
     power = power::parse_host_power(
         h->get_name(), [h](const std::string& k) { return h->get_property(k); }, h->get_pstate_count(),
         h->get_core_count());
+  } catch (const haec::InputError& e) { // the platform's power properties: bad input (exit 2)
+    core::reject_setting(e.what());
   } catch (const std::exception& e) {
     core::fail_run(e.what());
   }

@@ -8,6 +8,7 @@
 // packets on the slowest hop (S) and the latency phase the rest (T - S): contention then slows the
 // part of the transfer that really occupies the links.
 #include "dor_pnc_model.hpp"
+#include "input_error.hpp"
 #include "link_settings.hpp"
 #include "resilient_routes.hpp"
 #include "run.hpp"
@@ -93,6 +94,8 @@ core::TransferTiming LinkPlugin::timing(double size, uint64_t payload, const sg4
   if (resilient_) {
     try {
       t.total = resilient_->transfer_time(payload, src, dst, links, serial);
+    } catch (const InputError& e) { // settings that make a route hopeless: bad input (exit 2)
+      core::reject_setting(e.what());
     } catch (const std::exception& e) {
       core::fail_run(e.what());
     }

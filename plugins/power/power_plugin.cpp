@@ -190,6 +190,8 @@ void PowerPlugin::start()
     setup_hosts(now);
     setup_links(now);
     load_workloads();
+  } catch (const InputError& e) { // the platform's or the workload file's fault: bad input (exit 2)
+    core::reject_setting(e.what());
   } catch (const std::exception& e) {
     core::fail_run(e.what());
   }
@@ -317,12 +319,12 @@ void PowerPlugin::check_workloads_used()
   const WorkloadSet& w = *config_.workloads;
   for (auto const& [region, profile] : w.regions())
     if (!regions_seen_.count(region))
-      core::fail_run(InputError(w.file(), "region '" + region + "' never ran a computation",
+      core::reject_setting(InputError(w.file(), "region '" + region + "' never ran a computation",
                                 core::calls_reported() ? "use a region key from regions.csv"
                                                        : "regions need the PMPI layer (haec cc) or a trace replay")
                          .what());
   if (w.max_rank() > max_rank_seen_ && max_rank_seen_ >= 0)
-    core::fail_run(InputError(w.file(),
+    core::reject_setting(InputError(w.file(),
                               "names rank " + std::to_string(w.max_rank()) + " but the highest rank is " +
                                   std::to_string(max_rank_seen_),
                               "use ranks below -np")

@@ -116,9 +116,9 @@ cat > old.xml <<'XML'
   </cluster>
 </platform>
 XML
-expect_fail 3 "host h0 property watt_per_state: is the old SimGrid name, ignored by SimGrid 3.32 \(0 W\); rename it wattage_per_state" \
+expect_fail 2 "host h0 property watt_per_state: is the old SimGrid name, ignored by SimGrid 3.32 \(0 W\); rename it wattage_per_state" \
   "$HAEC" run --platform old.xml -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
 sed 's/watt_per_state" value="100:120:200"/wattage_per_state" value="100:120:200,90:100:150"/' old.xml > count.xml
-expect_fail 3 "host h0 property wattage_per_state: 2 power states for 1 pstates" \
+expect_fail 2 "host h0 property wattage_per_state: 2 power states for 1 pstates" \
   "$HAEC" run --platform count.xml -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
 echo "power run checks passed"

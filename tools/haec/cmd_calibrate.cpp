@@ -16,6 +16,7 @@
 #include <chrono>
 #include <iostream>
 #include <optional>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -198,9 +199,16 @@ void add_calibrate_command(CLI::App& app)
   n->add_option("samples", net->samples, "SAMPLES.csv written by calibration-net (op,size,start,duration)")
       ->required();
   n->add_option("--intra", net->intra, "Samples of two ranks on one node: fits the loopback link");
+  // Given values must be usable as they are (0 or less used to mean "measure it", silently).
+  const CLI::Validator positive([](std::string& v) {
+    char* end = nullptr;
+    double x  = std::strtod(v.c_str(), &end);
+    return end != v.c_str() && *end == '\0' && std::isfinite(x) && x > 0 ? std::string() : v + " is not a positive number";
+  }, "POSITIVE");
   n->add_option("--bandwidth", net->bandwidth, "Bandwidth (B/s) of the platform route the factors refer to "
-                                               "(default: the best measured)");
-  n->add_option("--latency", net->latency, "Latency (s) of the platform route (default: the smallest measured)");
+                                               "(default: the best measured)")->check(positive);
+  n->add_option("--latency", net->latency, "Latency (s) of the platform route (default: the smallest measured)")
+      ->check(positive);
   n->add_option("-o,--out", net->out,
                 "Directory receiving smpi.cfg, config.xml, segments.csv, points.csv, model.csv, net.png")
       ->capture_default_str();

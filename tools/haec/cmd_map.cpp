@@ -7,6 +7,7 @@
 #include "input_error.hpp"
 #include "placement.hpp"
 #include "platform_source.hpp"
+#include "run_output.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -22,6 +23,7 @@ struct MapOptions {
   std::string platform = "haec-box:4x4x4";
   PlacementOptions place;
   std::string out = ".";
+  bool force      = false;
 };
 
 struct Outputs {
@@ -54,8 +56,12 @@ void write_outputs(const std::string& dir, const Outputs& out)
   if (!target.has_filename()) // "dir/" or "."
     target = target.parent_path();
   const fs::path stage  = target.string() + ".tmp-map-" + std::to_string(::getpid());
-  fs::remove_all(stage);
-  fs::create_directories(stage);
+  std::error_code ec;
+  fs::remove_all(stage, ec);
+  if (fs::create_directories(stage, ec); ec)
+    throw InputError("--out " + dir, "cannot create a directory in " + target.parent_path().string() + " (" +
+                                         ec.message() + ")",
+                     "choose a writable location");
   try {
     write_file_atomic((stage / "hostfile").string(), out.hostfile);
     write_file_atomic((stage / "mapping.txt").string(), out.mapping);
@@ -65,7 +71,6 @@ void write_outputs(const std::string& dir, const Outputs& out)
       fs::rename(stage / name, target / name);
     fs::remove_all(stage);
   } catch (...) {
-    std::error_code ec;
     fs::remove_all(stage, ec);
     throw;
   }
@@ -88,7 +93,9 @@ void add_map_command(CLI::App& app)
       ->capture_default_str();
   cmd->add_option("-n,--np", opt->place.ranks, "Number of ranks")->required();
   cmd->add_option("-o,--out", opt->out, "Directory receiving hostfile, mapping.txt and metrics.json")->capture_default_str();
+  cmd->add_flag("--force", opt->force, "Replace hostfile, mapping.txt and metrics.json if --out holds them already");
   cmd->callback([opt] {
+    check_map_out(opt->out, opt->force); // as haec run: nothing is overwritten without --force
     ResolvedPlatform platform = resolve_platform(opt->platform);
     Placement p               = place_ranks(platform, opt->place);
     const Outputs out         = compute(*opt, platform, p);

@@ -10,6 +10,9 @@
 #include "platform_source.hpp"
 #include "power_settings.hpp"
 #include "process.hpp"
+#include "rank_capacity.hpp"
+#include "run_failure.hpp"
+#include "run_output.hpp"
 #include "run_description.hpp"
 #include "run_options.hpp"
 #include "simgrid_child.hpp"
@@ -153,15 +156,17 @@ Plan prepare(RunOptions& o)
   check_simgrid_settings(simgrid_settings(o));
   check_power_profiles(o, p.platform);
   p.simgrid_lib = simgrid_library_dir(o.simgrid);
-  p.placement = place_ranks(p.platform, o.place);
-  if (!p.trace.empty()) // every line of every rank file, before anything runs (libs/trace/README.md)
+  check_rank_capacity(o.place.ranks, p.trace.empty());
+  // Every line of every rank file before anything uses it (libs/trace/README.md): a bad peer is
+  // the trace's fault, not the mapping's.
+  if (!p.trace.empty())
     trace::check_ti_trace(p.trace, o.place.ranks);
+  p.placement = place_ranks(p.platform, o.place);
   if (o.out.empty())
     o.out = "results/" + (o.app.empty() ? fs::path(p.trace).stem().string() : fs::path(o.app[0]).filename().string()) +
             "-" + p.placement.strategy + "-" + o.link;
   p.out = fs::absolute(o.out);
-  if (fs::exists(p.out) && !o.force)
-    throw InputError("--out " + o.out, "already exists", "choose another directory or add --force to replace it");
+  check_out_dir(o.out, p.out, o.force);
   return p;
 }
 
@@ -331,39 +336,6 @@ void redirect_to_stage(std::vector<std::string>& argv, const Plan& p)
     }
 }
 
-std::string first_error_line(const std::string& log_path)
-{
-  std::ifstream in(log_path);
-  std::string line, fallback;
-  while (std::getline(in, line)) {
-    if (line.rfind("haec: ", 0) == 0)
-      return line.substr(6);
-    if (fallback.empty() && (line.find("rror") != std::string::npos || line.find("CRITICAL") != std::string::npos ||
-                             line.find("Assertion") != std::string::npos))
-      fallback = line;
-  }
-  return fallback.empty() ? "see the SimGrid log above" : fallback;
-}
-
-// After the child: the exit status of a failed run, with its one line (0 when it succeeded).
-// The suite exits 2 when it refuses a setting (bad input, as this command's own checks), 3 when
-// the simulation failed or one of its checks did.
-int report_child_failure(const ChildResult& r, const fs::path& stage)
-{
-  if (r.exit_code == 0 && fs::exists(stage / "summary.json"))
-    return 0;
-  std::string why = first_error_line((stage / "simgrid.log").string());
-  const bool bad_input = r.exit_code == 2 && why.rfind("see the SimGrid log", 0) != 0;
-  if (bad_input) {
-    std::fprintf(stderr, "haec: %s\n", why.c_str());
-    return 2;
-  }
-  if (r.signal)
-    why = "killed by signal " + std::to_string(r.signal) + ": " + why;
-  std::fprintf(stderr, "haec: run failed (smpirun exit %d): %s\n", r.exit_code, why.c_str());
-  return 3;
-}
-
 void print_table(const nlohmann::json& s, const std::string& out)
 {
   std::printf("%-22s %s\n", "result directory", out.c_str());
@@ -391,10 +363,8 @@ void print_table(const nlohmann::json& s, const std::string& out)
 // Stages, runs smpirun, moves the result directory into place.
 int simulate(const RunOptions& o, Plan& p)
 {
-  fs::create_directories(p.out.parent_path());
-  p.stage = p.out.string() + ".tmp-" + std::to_string(::getpid());
-  fs::remove_all(p.stage);
-  fs::create_directories(p.stage);
+  DeferInterrupts defer; // from here on an interrupt removes the staging directory (process.hpp)
+  p.stage      = make_stage(o.out, p.out);
   auto cleanup = [&] {
     std::error_code ec;
     fs::remove_all(p.stage, ec);
@@ -405,14 +375,14 @@ int simulate(const RunOptions& o, Plan& p)
     std::vector<std::string> argv  = smpirun_argv(o, p, platform_arg, suite_cfg);
     write_file_atomic((p.stage / "command.txt").string(), shell_line({}, argv) + "\n");
     redirect_to_stage(argv, p);
-    ChildResult r = run_child(argv, {}, (p.stage / "stdout.txt").string(), (p.stage / "simgrid.log").string());
-    if (int status = report_child_failure(r, p.stage); status != 0) {
-      cleanup();
-      return status;
-    }
-    if (fs::exists(p.out))
-      fs::remove_all(p.out);
-    fs::rename(p.stage, p.out);
+    ChildResult r = run_child(argv, {}, (p.stage / "stdout.txt").string(), (p.stage / "simgrid.log").string(),
+                              p.stage.string());
+    if (r.interrupted_by != 0)
+      throw Interrupted(r.interrupted_by);
+    if (simulation_failed(r, p.stage)) // run_failure.cpp: exit 2, 3 or 4, the log or directory kept
+      return report_failed_run({r, p.stage, p.out, o.place.ranks, o.keep_failed});
+    throw_if_interrupted();
+    move_into_place(p.stage, p.out);
   } catch (...) {
     cleanup();
     throw;
@@ -424,6 +394,7 @@ int simulate(const RunOptions& o, Plan& p)
 
 int run_simulation(RunOptions o)
 {
+  InterruptHandlers interrupts; // README "Errors and failures": 130/143, nothing left behind
   Plan p = prepare(o);
   return simulate(o, p);
 }
@@ -465,6 +436,8 @@ void add_run_options(CLI::App* run, RunOptions& o)
   run->add_option("-n,--np", o.place.ranks, "Number of MPI ranks (default: from the trace when replaying)");
   run->add_option("--out", o.out, "Result directory (default results/<program>-<mapping>-<link>); must not exist");
   run->add_flag("--force", o.force, "Replace an existing result directory once the new run succeeded");
+  run->add_flag("--keep-failed", o.keep_failed,
+                "Keep the directory of a failed run (deadlock, crash), its summary.json marked \"status\": \"failed\"");
   // One value per --cfg: a vector option would otherwise swallow the "--" before the program and
   // hand the program's own options to haec (CLI11 2.1).
   run->add_option("--cfg", o.cfg, "Extra SimGrid/haec setting KEY:VALUE, e.g. haec/link/window:8 (repeatable; "
@@ -493,6 +466,8 @@ void add_run_command(CLI::App& app)
     opt->np_given         = run->count("--np") > 0;
     opt->iterations_given = run->count("--iterations") > 0;
     opt->every_given      = run->count("--every") > 0;
+    if (run->count("--out") > 0 && opt->out.empty()) // --out '' is not "the default directory"
+      check_out_dir("", {}, false);
     exit_code()           = run_simulation(*opt);
   });
 }

@@ -5,7 +5,10 @@
 #include "input_error.hpp"
 #include "install_paths.hpp"
 #include "process.hpp"
+#include "run_output.hpp"
+#include "text.hpp"
 #include "ti_check.hpp"
+#include "ti_repair.hpp"
 #include "trace_otf2.hpp"
 
 #include <nlohmann/json.hpp>
@@ -109,6 +112,7 @@ void move_into_place(const RecordOptions& o, const fs::path& stage, const fs::pa
 
 int record(RecordOptions o)
 {
+  InterruptHandlers interrupts; // as haec run: 130/143, nothing left behind
   std::vector<std::string> run_args, app;
   split_command_line(o, run_args, app);
   const fs::path list  = fs::absolute(o.out);
@@ -119,10 +123,9 @@ int record(RecordOptions o)
   if (!o.keep_run.empty() && fs::exists(o.keep_run))
     throw InputError("--keep-run " + o.keep_run, "already exists", "choose another directory");
 
-  fs::create_directories(list.parent_path());
-  const fs::path stage = list.string() + ".tmp-" + std::to_string(::getpid());
+  DeferInterrupts defer;
+  const fs::path stage = make_stage(o.out, list);
   std::error_code ec;
-  fs::remove_all(stage, ec);
   fs::create_directories(stage / "ranks");
   auto cleanup = [&] { fs::remove_all(stage, ec); };
   try {
@@ -130,8 +133,12 @@ int record(RecordOptions o)
     argv.insert(argv.end(), run_args.begin(), run_args.end());
     argv.insert(argv.end(), {"--out", (stage / "run").string(), "--quiet", "--"});
     argv.insert(argv.end(), app.begin(), app.end());
-    ChildResult r = run_child(argv, {"HAEC_TRACE_OUT=" + (stage / "ranks").string()}, "", "");
-    if (r.exit_code != 0) { // haec run printed its own one-line error
+    // A failed recording keeps its log (and with --keep-failed its run) next to the trace.
+    ChildResult r = run_child(argv, {"HAEC_TRACE_OUT=" + (stage / "ranks").string(), "HAEC_FAILED_PREFIX=" + list.string()},
+                              "", "", stage.string());
+    if (r.interrupted_by != 0 && r.exit_code != 128 + r.interrupted_by)
+      throw Interrupted(r.interrupted_by);
+    if (r.exit_code != 0) { // haec run printed its own error (and "interrupted" if it was)
       cleanup();
       return r.exit_code > 0 ? r.exit_code : 3;
     }
@@ -144,7 +151,9 @@ int record(RecordOptions o)
     }
     auto summary    = nlohmann::json::parse(read_file((stage / "run" / "summary.json").string(), "summary.json"));
     const int ranks = summary["ranks"].get<int>();
-    move_into_place(o, stage, list, files, checked_list(stage / "ranks", files, ranks, app[0]));
+    const std::string list_text = checked_list(stage / "ranks", files, ranks, app[0]);
+    throw_if_interrupted();
+    move_into_place(o, stage, list, files, list_text);
     cleanup();
     std::printf("%-22s %s (%d ranks, files in %s)\n", "trace", o.out.c_str(), ranks, files.string().c_str());
     std::printf("%-22s %.9f s\n", "emulated makespan", summary["makespan_s"].get<double>());
@@ -152,6 +161,73 @@ int record(RecordOptions o)
     cleanup();
     throw;
   }
+  return 0;
+}
+
+// -np given explicitly must be a rank count (-1 is "not given").
+void check_np_option(const CLI::App& cmd, int ranks)
+{
+  if (cmd.count("--np") > 0 && ranks <= 0)
+    throw InputError("-np " + std::to_string(ranks), "is not a positive number of ranks", "give the replay's rank count");
+}
+
+struct RepairOptions {
+  std::string trace, out;
+  int ranks  = -1;
+  bool force = false;
+};
+
+// Writes the repaired rank files into a staging directory, checks the result as a replay would,
+// then moves it into place (OUT_files/rank-<r>.txt and the list OUT, absolute paths).
+int repair(const RepairOptions& o)
+{
+  const fs::path list = fs::absolute(o.out), files = list.string() + "_files";
+  if ((fs::exists(list) || fs::exists(files)) && !o.force)
+    throw InputError("--out " + o.out, "already exists (or its " + files.filename().string() + " directory)",
+                     "choose another name or add --force");
+  trace::RepairResult r = trace::repair_ti_trace(o.trace, o.ranks);
+  if (r.problems.size() == 1) {
+    std::fprintf(stderr, "haec: %s; nothing was written\n", text::one_line(r.problems[0]).c_str());
+    return 2;
+  }
+  if (!r.problems.empty()) {
+    for (size_t i = 0; i < r.problems.size() && i < 10; ++i)
+      std::fprintf(stderr, "haec: %s\n", text::one_line(r.problems[i]).c_str());
+    std::fprintf(stderr, "haec: %s: %zu place(s) cannot be repaired (listed above%s); nothing was written\n",
+                 o.trace.c_str(), r.problems.size(), r.problems.size() > 10 ? ", the first 10" : "");
+    return 2;
+  }
+  InterruptHandlers interrupts;
+  DeferInterrupts defer;
+  const fs::path stage = make_stage(o.out, list);
+  std::error_code ec;
+  try {
+    std::string staged_list, final_list;
+    for (size_t k = 0; k < r.rank_texts.size(); ++k) {
+      const std::string name = "rank-" + std::to_string(k) + ".txt";
+      write_file_atomic((stage / name).string(), r.rank_texts[k]);
+      staged_list += (stage / name).string() + "\n";
+      final_list += (files / name).string() + "\n";
+    }
+    write_file_atomic((stage / "list.txt").string(), staged_list);
+    trace::check_ti_trace((stage / "list.txt").string(), static_cast<int>(r.rank_texts.size()));
+    fs::remove(stage / "list.txt");
+    throw_if_interrupted();
+    if (o.force) {
+      fs::remove_all(files);
+      fs::remove(list);
+    }
+    fs::rename(stage, files);
+    write_file_atomic(list.string(), final_list);
+  } catch (...) {
+    fs::remove_all(stage, ec);
+    throw;
+  }
+  std::printf("%s: %d waitall rewritten (%d waits written), %d non-blocking collectives as haec_* actions, %d "
+              "wildcard receives given their source\n",
+              o.trace.c_str(), r.waitalls_rewritten, r.waits_written, r.collectives, r.wildcards);
+  std::printf("wrote %s (%zu ranks, files in %s)%s\n", o.out.c_str(), r.rank_texts.size(), files.string().c_str(),
+              r.collectives ? "; its haec_* actions replay with haec run --replay, not with plain smpirun -replay" : "");
   return 0;
 }
 
@@ -192,12 +268,27 @@ void add_trace_command(CLI::App& app)
 
   auto ranks = std::make_shared<int>(-1);
   auto path  = std::make_shared<std::string>();
-  auto* chk  = trace->add_subcommand("check", "Check a TI trace line by line (what haec run --replay would replay)");
+  auto* chk  = trace->add_subcommand("check", "Check a TI trace as every replay does first: each line, each rank's "
+                                              "sequence, and a matching simulation of its messages and collectives "
+                                              "(exit 2: bad trace, 4: deadlock)");
   chk->add_option("trace", *path, "TI trace (list file or single trace)")->required();
   chk->add_option("-n,--np", *ranks, "Number of ranks of the replay (default: from the list)");
-  chk->callback([path, ranks] {
+  chk->callback([chk, path, ranks] {
+    check_np_option(*chk, *ranks);
     trace::check_ti_trace(*path, *ranks);
     std::printf("%s: ok\n", path->c_str());
+  });
+
+  auto rep = std::make_shared<RepairOptions>();
+  auto* rp = trace->add_subcommand("repair", "Rewrite a trace of SimGrid's own tracer (smpirun -trace-ti) into one "
+                                             "that replays, where the trace holds the information (libs/trace/README.md)");
+  rp->add_option("trace", rep->trace, "TI trace written by smpirun -trace-ti (list file or single trace)")->required();
+  rp->add_option("-n,--np", rep->ranks, "Number of ranks (default: from the list)");
+  rp->add_option("--out", rep->out, "The repaired trace: a list file, its rank files in OUT_files/")->required();
+  rp->add_flag("--force", rep->force, "Replace an existing OUT");
+  rp->callback([rp, rep] {
+    check_np_option(*rp, rep->ranks);
+    exit_code() = repair(*rep);
   });
 
   add_otf2_commands(*trace);

@@ -1,8 +1,12 @@
 // haec: the command-line front end of haec-smpi.
 #include "commands.hpp"
 #include "input_error.hpp"
+#include "process.hpp"
+#include "text.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <filesystem>
 
 namespace haec::cli {
 int& exit_code()
@@ -19,7 +23,7 @@ int main(int argc, char** argv)
   app.require_subcommand(1);
   // One line, like every other error of ours.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return std::string("haec: ") + e.what() + "; see haec --help\n";
+    return "haec: " + haec::text::one_line(e.what()) + "; see haec --help\n";
   });
   haec::cli::add_run_command(app);
   haec::cli::add_platform_command(app);
@@ -43,7 +47,8 @@ int main(int argc, char** argv)
     for (const auto* sub : app.get_subcommands({}))
       known = known || sub->get_name() == argv[1];
     if (!known) {
-      std::fprintf(stderr, "haec: '%s': unknown subcommand; use one of %s\n", argv[1], valid.c_str());
+      std::fprintf(stderr, "haec: '%s': unknown subcommand; use one of %s\n", haec::text::one_line(argv[1]).c_str(),
+                   valid.c_str());
       return 2;
     }
   }
@@ -53,10 +58,22 @@ int main(int argc, char** argv)
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   } catch (const haec::InputError& e) {
-    std::fprintf(stderr, "haec: %s\n", e.what());
+    std::fprintf(stderr, "haec: %s\n", haec::text::one_line(e.what()).c_str());
     return 2;
-  } catch (const std::exception& e) {
+  } catch (const haec::DeadlockError& e) {
+    std::fprintf(stderr, "haec: %s\n", haec::text::one_line(e.what()).c_str());
+    return 4;
+  } catch (const haec::cli::Interrupted& e) {
     std::fprintf(stderr, "haec: %s\n", e.what());
+    return 128 + e.signal;
+  } catch (const std::filesystem::filesystem_error& e) { // a path haec may not read or write
+    const int err  = e.code().value();
+    const bool env = err == ENOSPC || err == EIO || err == EDQUOT;
+    std::fprintf(stderr, "haec: %s: %s; %s\n", haec::text::one_line(e.path1().string()).c_str(),
+                 e.code().message().c_str(), env ? "free space or use another disk" : "check the path and its permissions");
+    return env ? 3 : 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "haec: %s\n", haec::text::one_line(e.what()).c_str());
     return 3;
   }
   return haec::cli::exit_code();

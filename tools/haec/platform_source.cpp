@@ -152,6 +152,10 @@ ResolvedPlatform resolve_platform(const std::string& text)
     p.topology = std::make_unique<platform::Topology>(platform::from_json(json, text));
     fill_from_topology(p);
   } else {
+    std::error_code ec;
+    if (std::filesystem::exists(text, ec) || (text.find(':') == std::string::npos && text.find('/') != std::string::npos))
+      throw InputError("--platform " + text, "is neither a platform spec nor a .xml or .json platform file",
+                       "give a SimGrid XML file (*.xml), a platform.json or a spec such as haec-box:3x3x3");
     p.topology = std::make_unique<platform::Topology>(platform::parse_spec(text));
     fill_from_topology(p);
   }

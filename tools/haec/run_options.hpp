@@ -27,6 +27,7 @@ struct RunOptions {
   std::string replay;
   std::string out;
   bool force = false;
+  bool keep_failed = false; // --keep-failed: a failed run keeps its directory, marked failed
   std::vector<std::string> cfg;
   std::string host_speed = "1Gf";
   std::string simgrid    = "auto"; // --simgrid auto|debian|patched
