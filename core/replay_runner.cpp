@@ -13,10 +13,13 @@
 #include <xbt/log.h>
 #include <xbt/replay.hpp>
 
+#include <xbt/config.hpp>
+
 #include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -73,6 +76,18 @@ void handle_action(ActionTable& table, simgrid::xbt::ReplayAction& action)
   }
 }
 
+// Our list files name rank files relative to the list's own directory (the trace can be moved);
+// SMPI hands the name over as written, which it would resolve against the working directory.
+std::string rank_file_path(const char* name)
+{
+  std::filesystem::path p(name);
+  if (p.is_absolute() || std::filesystem::exists(p))
+    return p.string();
+  const std::string list = simgrid::config::get_value<std::string>("smpi/replay");
+  const std::filesystem::path beside = std::filesystem::path(list).parent_path() / p;
+  return std::filesystem::exists(beside) ? beside.string() : p.string();
+}
+
 } // namespace
 
 namespace simgrid::xbt {
@@ -80,11 +95,14 @@ namespace simgrid::xbt {
 int replay_runner(const char* actor_name, const char* trace_filename)
 {
   // haec/replay/reader is checked with every haec setting when the platform is created (core_settings.cpp)
-  if (trace_filename == nullptr || haec::core::settings().text("haec/replay/reader") == "simgrid")
+  if (trace_filename == nullptr)
     return simgrid_runner()(actor_name, trace_filename);
-  XBT_VERB("Prepare to replay file '%s' (haec reader)", trace_filename);
-  std::ifstream in(trace_filename, std::ifstream::in);
-  xbt_assert(in.is_open(), "Cannot read replay file '%s'", trace_filename);
+  const std::string file = rank_file_path(trace_filename);
+  if (haec::core::settings().text("haec/replay/reader") == "simgrid")
+    return simgrid_runner()(actor_name, file.c_str());
+  XBT_VERB("Prepare to replay file '%s' (haec reader)", file.c_str());
+  std::ifstream in(file, std::ifstream::in);
+  xbt_assert(in.is_open(), "Cannot read replay file '%s'", file.c_str());
   ActionTable table;
   std::string line;
   ReplayAction action;

@@ -7,7 +7,8 @@ packages=(build-essential gfortran cmake pkg-config libsimgrid-dev nlohmann-json
           clang libclang-rt-14-dev # clang + libclang-rt: libFuzzer targets (scripts/fuzz.sh)
           libopen-trace-format2-dev otf2-tools # OTF2 import/export (haec trace), otf2-print in tests
           time valgrind # bench/: /usr/bin/time (CPU time and peak RSS of process trees), leak checks
-          gfortran libboost-stacktrace-dev libeigen3-dev) # scripts/build-simgrid.sh: SimGrid 3.32 as Debian builds it
+          gfortran libboost-stacktrace-dev libeigen3-dev # scripts/build-simgrid.sh: SimGrid 3.32 as Debian builds it
+          chromium slurm-wlm) # haec campaign: the report test loads the page; the Slurm executor test starts a local Slurm
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

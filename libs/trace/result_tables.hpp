@@ -9,11 +9,17 @@
 namespace haec::trace {
 
 struct RunEvent {
-  enum Kind { Enter, Leave, Send, Recv } kind;
+  enum Kind { Enter, Leave, Send, Recv, Collective };
+  RunEvent(Kind k, double t, uint32_t reg = 0, int p = -1, uint64_t b = 0) : kind(k), time(t), region(reg), peer(p), bytes(b) {}
+  Kind kind;
   double time;
   uint32_t region = 0; // Enter/Leave: index into RunTrace::regions
-  int peer        = -1; // Send: destination rank, Recv: source rank
-  uint64_t bytes  = 0;
+  int peer        = -1; // Send: destination rank, Recv: source rank, Collective: root (-1: none)
+  uint64_t bytes  = 0;  // Collective: bytes sent
+  uint32_t tag    = 0;
+  uint64_t received = 0; // Collective: bytes received
+  std::string op;        // Collective: OTF2 operation name (BARRIER, ALLREDUCE, ...)
+  std::string ti;        // Enter of a replayed call: the TI lines since the previous call, this one last
 };
 
 struct RunTrace {
@@ -24,6 +30,7 @@ struct RunTrace {
   std::vector<std::vector<std::pair<double, double>>> power; // per host: (time, watts)
   double end = 0;                             // last time of any event
   uint64_t messages = 0, skipped_messages = 0; // skipped: a rank unknown to the network plugin (-1)
+  bool carries_ti = false; // every call holds its TI lines (attach_ti_trace): the archive imports exactly
 };
 
 // Builds the streams; `messages` and `power` may be empty (file absent). Throws haec::InputError

@@ -136,6 +136,12 @@ void TiBuilder::collective(int rank, const std::string& op, int root, uint64_t s
                                                                          "alltoall, allgather, gather, scatter, scan, exscan");
 }
 
+void TiBuilder::verbatim(int rank, const std::string& action)
+{
+  if (action != "init" && action.rfind("init ", 0) != 0 && action != "finalize" && !action.empty())
+    push(rank, action);
+}
+
 std::string TiBuilder::text(int rank) const
 {
   std::string out;

@@ -24,6 +24,8 @@ public:
   void request_complete(int rank, uint64_t request); // an isend completed (MpiIsendComplete)
   // OTF2 collective operation name ("BARRIER", "BCAST", ...) as in OTF2_CollectiveOp.
   void collective(int rank, const std::string& op, int root, uint64_t sent, uint64_t received);
+  // A TI action as written (without the rank), e.g. "compute 1e6"; init and finalize are implied.
+  void verbatim(int rank, const std::string& action);
   std::string text(int rank) const; // "init" ... "finalize", one action a line
   int ranks() const { return static_cast<int>(ranks_.size()); }
 

@@ -332,20 +332,26 @@ void check_ti_rank_text(const std::string& text, const std::string& file, int ra
 // writes paths relative to its working directory).
 std::string resolve_entry(const std::string& entry, const std::string& list_path, size_t lineno)
 {
+  // Relative names are relative to the list's directory first (our lists, relocatable), then to
+  // the working directory and the tracer's "<name>_files/<file>" layout (SimGrid's tracer's lists).
   const fs::path p(entry), dir = fs::path(list_path).parent_path();
-  std::vector<fs::path> tries{p};
+  std::vector<fs::path> tries;
   if (!p.is_absolute()) {
     tries.push_back(dir / p);
+    tries.push_back(p);
     if (p.has_parent_path())
       tries.push_back(dir / p.parent_path().filename() / p.filename());
+  } else {
+    tries.push_back(p);
   }
   for (const auto& c : tries) {
     std::error_code ec;
     if (fs::is_regular_file(c, ec))
-      return c.string();
+      return fs::equivalent(c, p, ec) ? p.string() : c.string(); // as written when it is the same file (messages)
   }
   throw InputError(list_path + ":" + std::to_string(lineno), "trace file '" + entry + "' does not exist",
-                   "the list names one file per rank; keep the files where it says");
+                   p.is_absolute() ? "this list names absolute paths: make them relative to the list, or record again"
+                                   : "keep the list and its rank files together (names are relative to the list's directory)");
 }
 
 std::vector<std::string> ti_rank_files(const std::string& list_path)

@@ -50,7 +50,7 @@ cat > c.xml <<'XML'
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1"><cluster id="c" prefix="h" suffix="" radical="0-7" speed="1Gf" bw="1.25GBps" lat="1.5us"/></platform>
 XML
-smpirun -np 8 -platform c.xml -replay t/lu.txt > plain.out 2>&1 || { echo "FAIL: smpirun -replay of a recorded trace"; tail -3 plain.out; exit 1; }
+(cd t && smpirun -np 8 -platform ../c.xml -replay lu.txt) > plain.out 2>&1 || { echo "FAIL: smpirun -replay of a recorded trace"; tail -3 plain.out; exit 1; }
 grep -q "Simulation time" plain.out || { echo "FAIL: smpirun -replay did not finish"; exit 1; }
 
 # A one-sided call replay cannot express: one line naming the call, exit 2, nothing left behind.

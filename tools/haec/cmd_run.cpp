@@ -21,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -455,6 +457,29 @@ void add_run_options(CLI::App* run, RunOptions& o)
 }
 
 } // namespace
+
+RunPreview check_run_arguments(const std::vector<std::string>& args)
+{
+  CLI::App app{"haec run"};
+  RunOptions o;
+  add_run_options(&app, o);
+  try {
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend()));
+  } catch (const CLI::ParseError& e) {
+    throw InputError("haec run", e.what(), "see haec run --help");
+  }
+  o.np_given         = app.count("--np") > 0;
+  o.iterations_given = app.count("--iterations") > 0;
+  o.every_given      = app.count("--every") > 0;
+  o.force            = true; // a finished run's directory may exist: the caller decides what to do
+  const Plan p       = prepare(o);
+  RunPreview preview;
+  preview.ranks          = o.place.ranks;
+  preview.platform_nodes = static_cast<int>(p.platform.nodes.size());
+  preview.nodes_used =
+      static_cast<int>(std::set<int>(p.placement.assignment.begin(), p.placement.assignment.end()).size());
+  return preview;
+}
 
 void add_run_command(CLI::App& app)
 {

@@ -78,7 +78,7 @@ void split_command_line(RecordOptions& o, std::vector<std::string>& run_args, st
     throw InputError("haec trace record", "no program to record", "give it after --: haec trace record ... -- APP ARGS");
 }
 
-// The recorded rank files, checked, as the list file's text (paths under `files`).
+// The recorded rank files, checked, as the list file's text (paths relative to the list's directory).
 std::string checked_list(const fs::path& ranks_dir, const fs::path& files, int ranks, const std::string& program)
 {
   std::string list_text;
@@ -89,7 +89,7 @@ std::string checked_list(const fs::path& ranks_dir, const fs::path& files, int r
                        "build it with haec cc, cxx, f77 or fc (MPI through libhaec_pmpi) and let every rank reach "
                        "MPI_Finalize");
     trace::check_ti_rank_text(read_file(f.string(), "TI trace"), f.string(), r, ranks);
-    list_text += (files / f.filename()).string() + "\n";
+    list_text += (files.filename() / f.filename()).string() + "\n"; // relative: the trace can be moved
   }
   return list_text;
 }
@@ -233,12 +233,16 @@ int repair(const RepairOptions& o)
 
 void add_otf2_commands(CLI::App& trace)
 {
-  auto ex = std::make_shared<std::pair<std::string, std::string>>();
+  struct Ex {
+    std::string dir, out, trace;
+  };
+  auto ex = std::make_shared<Ex>();
   auto* e = trace.add_subcommand("export", "Write a result directory (events.csv from haec run --events, messages.csv, "
                                            "power.csv) as an OTF2 archive Vampir opens");
-  e->add_option("result_dir", ex->first, "Result directory of haec run --events [--messages] [--power-series]")->required();
-  e->add_option("--out", ex->second, "Directory to create; the anchor is OUT/traces.otf2")->required();
-  e->callback([ex] { exit_code() = export_run(ex->first, ex->second); });
+  e->add_option("result_dir", ex->dir, "Result directory of haec run --events [--messages] [--power-series]")->required();
+  e->add_option("--out", ex->out, "Directory to create; the anchor is OUT/traces.otf2")->required();
+  e->add_option("--trace", ex->trace, "The TI trace a replay replayed (default: from its command.txt)");
+  e->callback([ex] { exit_code() = export_run(ex->dir, ex->out, ex->trace); });
 
   struct Im {
     std::string anchor, out, speed = "1Gf";

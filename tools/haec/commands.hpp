@@ -14,5 +14,13 @@ void add_compile_commands(CLI::App& app); // cc, cxx, f77, fc
 void add_trace_command(CLI::App& app);    // trace record|import|export|check
 void add_calibrate_command(CLI::App& app); // calibrate net|power (calibration/README.md)
 void add_settings_command(CLI::App& app);  // the haec settings table
+void add_campaign_command(CLI::App& app); // campaign run|report (tools/haec/campaign_*.cpp)
+
+// What `haec run ARGS` would run, checked by exactly haec run's own checks without touching the
+// disk (an existing --out is allowed). Throws InputError with haec run's one-line message.
+struct RunPreview {
+  int ranks = 0, platform_nodes = 0, nodes_used = 0;
+};
+RunPreview check_run_arguments(const std::vector<std::string>& args);
 
 } // namespace haec::cli

@@ -32,6 +32,7 @@ int main(int argc, char** argv)
   haec::cli::add_trace_command(app);
   haec::cli::add_calibrate_command(app);
   haec::cli::add_settings_command(app);
+  haec::cli::add_campaign_command(app);
   // smpirun spells the rank count "-np"; CLI11 would read it as "-n p".
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i)

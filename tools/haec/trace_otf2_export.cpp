@@ -7,12 +7,15 @@
 #include "input_error.hpp"
 #include "otf2_support.hpp"
 #include "result_tables.hpp"
+#include "ti_attach.hpp"
+#include "ti_check.hpp"
 
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 namespace fs = std::filesystem;
@@ -59,31 +62,78 @@ OTF2_Archive* open_archive(const fs::path& dir)
   return ar;
 }
 
-void write_rank_events(OTF2_EvtWriter* w, const std::vector<trace::RunEvent>& events)
+// Strings numbered as first used (events name the TI text of their call), written with the definitions.
+class Strings {
+public:
+  uint32_t id(const std::string& s)
+  {
+    auto it = ids_.emplace(s, static_cast<uint32_t>(order_.size()));
+    if (it.second)
+      order_.push_back(s);
+    return it.first->second;
+  }
+  const std::vector<std::string>& all() const { return order_; }
+
+private:
+  std::map<std::string, uint32_t> ids_;
+  std::vector<std::string> order_;
+};
+
+constexpr OTF2_AttributeRef kTiAttribute = 0; // "haec::ti": a call's TI lines (haec trace import reads them)
+
+const std::map<std::string, OTF2_CollectiveOp>& collective_ops()
+{
+  static const std::map<std::string, OTF2_CollectiveOp> ops = {{"BARRIER", OTF2_COLLECTIVE_OP_BARRIER},
+      {"ALLREDUCE", OTF2_COLLECTIVE_OP_ALLREDUCE}, {"BCAST", OTF2_COLLECTIVE_OP_BCAST},
+      {"REDUCE", OTF2_COLLECTIVE_OP_REDUCE}, {"ALLTOALL", OTF2_COLLECTIVE_OP_ALLTOALL}};
+  return ops;
+}
+
+void write_enter(OTF2_EvtWriter* w, const trace::RunEvent& e, Strings& strings)
+{
+  OTF2_AttributeList* attributes = nullptr;
+  if (!e.ti.empty()) {
+    attributes = OTF2_AttributeList_New();
+    ok(OTF2_AttributeList_AddStringRef(attributes, kTiAttribute, strings.id(e.ti)), "attribute");
+  }
+  const OTF2_ErrorCode code = OTF2_EvtWriter_Enter(w, attributes, ticks(e.time), e.region);
+  if (attributes != nullptr)
+    OTF2_AttributeList_Delete(attributes);
+  ok(code, "enter");
+}
+
+void write_rank_events(OTF2_EvtWriter* w, const std::vector<trace::RunEvent>& events, Strings& strings)
 {
   for (auto const& e : events) {
     OTF2_TimeStamp ts = ticks(e.time);
     switch (e.kind) {
-    case trace::RunEvent::Enter: ok(OTF2_EvtWriter_Enter(w, nullptr, ts, e.region), "enter"); break;
+    case trace::RunEvent::Enter: write_enter(w, e, strings); break;
     case trace::RunEvent::Leave: ok(OTF2_EvtWriter_Leave(w, nullptr, ts, e.region), "leave"); break;
     case trace::RunEvent::Send:
-      ok(OTF2_EvtWriter_MpiSend(w, nullptr, ts, static_cast<uint32_t>(e.peer), 0, 0, e.bytes), "send");
+      ok(OTF2_EvtWriter_MpiSend(w, nullptr, ts, static_cast<uint32_t>(e.peer), 0, e.tag, e.bytes), "send");
       break;
     case trace::RunEvent::Recv:
-      ok(OTF2_EvtWriter_MpiRecv(w, nullptr, ts, static_cast<uint32_t>(e.peer), 0, 0, e.bytes), "recv");
+      ok(OTF2_EvtWriter_MpiRecv(w, nullptr, ts, static_cast<uint32_t>(e.peer), 0, e.tag, e.bytes), "recv");
+      break;
+    case trace::RunEvent::Collective:
+      ok(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "collective");
+      ok(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, collective_ops().at(e.op), 0,
+                                         e.peer < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<uint32_t>(e.peer), e.bytes,
+                                         e.received),
+         "collective");
       break;
     }
   }
 }
 
 // Locations: ranks 0..n-1, then one metric location per host. Returns each location's event count.
-std::vector<uint64_t> write_events(OTF2_Archive* ar, const trace::RunTrace& t)
+std::vector<uint64_t> write_events(OTF2_Archive* ar, const trace::RunTrace& t, Strings& strings)
 {
   ok(OTF2_Archive_OpenEvtFiles(ar), "event files");
   std::vector<uint64_t> counts;
   for (int r = 0; r < t.ranks; ++r) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(ar, static_cast<OTF2_LocationRef>(r));
-    write_rank_events(w, t.by_rank[static_cast<size_t>(r)]);
+    write_rank_events(w, t.by_rank[static_cast<size_t>(r)], strings);
     counts.push_back(t.by_rank[static_cast<size_t>(r)].size());
     ok(OTF2_Archive_CloseEvtWriter(ar, w), "close events");
   }
@@ -110,19 +160,43 @@ std::vector<uint64_t> write_events(OTF2_Archive* ar, const trace::RunTrace& t)
 // Global definitions, strings numbered in the order they are written.
 class Definitions {
 public:
-  Definitions(OTF2_GlobalDefWriter* d) : d_(d) {}
-  uint32_t str(const std::string& s)
+  Definitions(OTF2_GlobalDefWriter* d, Strings& strings) : d_(d), strings_(strings) {}
+  uint32_t str(const std::string& s) { return strings_.id(s); }
+  // Every string the definitions below name, then all of them: readers want strings defined before use.
+  void write_strings(const trace::RunTrace& t)
   {
-    ok(OTF2_GlobalDefWriter_WriteString(d_, next_, s.c_str()), "string");
-    return next_++;
+    for (const char* s : {"", "simulated machine", "node", "power", "host power (haec power plugin)", "W",
+                          "MPI_COMM_WORLD", "MPI ranks", "haec::ti", kTiDescription})
+      str(s);
+    for (auto const& region : t.regions)
+      str(region);
+    for (int r = 0; r < t.ranks; ++r)
+      str("rank " + std::to_string(r));
+    for (auto const& host : t.hosts)
+      str("power " + host);
+    written_ = strings_.all().size();
+    for (size_t i = 0; i < written_; ++i)
+      ok(OTF2_GlobalDefWriter_WriteString(d_, static_cast<uint32_t>(i), strings_.all()[i].c_str()), "string");
+  }
+  void check_strings() const
+  {
+    if (strings_.all().size() != written_)
+      throw std::logic_error("OTF2 export: a definition names a string written after it");
+  }
+  void ti_attribute()
+  {
+    ok(OTF2_GlobalDefWriter_WriteAttribute(d_, kTiAttribute, str("haec::ti"), str(kTiDescription), OTF2_TYPE_STRING),
+       "attribute");
   }
   void regions_and_locations(const trace::RunTrace& t, const std::vector<uint64_t>& counts);
   void power_metric();
   void world(int ranks);
 
 private:
+  static constexpr const char* kTiDescription = "TI lines of the replayed trace up to this call (haec trace import)";
   OTF2_GlobalDefWriter* d_;
-  uint32_t next_ = 0;
+  Strings& strings_;
+  size_t written_ = 0;
   uint32_t empty_ = 0;
 };
 
@@ -186,22 +260,59 @@ void Definitions::world(int ranks)
 
 void write_otf2(const trace::RunTrace& t, const fs::path& dir)
 {
-  OTF2_Archive* ar                   = open_archive(dir);
-  const std::vector<uint64_t> counts = write_events(ar, t);
+  OTF2_Archive* ar = open_archive(dir);
+  Strings strings;
+  const std::vector<uint64_t> counts = write_events(ar, t, strings);
   OTF2_GlobalDefWriter* d            = OTF2_Archive_GetGlobalDefWriter(ar);
   ok(OTF2_GlobalDefWriter_WriteClockProperties(d, kTicks, 0, ticks(t.end) + 1, OTF2_UNDEFINED_TIMESTAMP), "clock");
-  Definitions defs(d);
+  Definitions defs(d, strings);
+  defs.write_strings(t);
   defs.regions_and_locations(t, counts);
   if (!t.hosts.empty())
     defs.power_metric();
   defs.world(t.ranks);
+  if (t.carries_ti)
+    defs.ti_attribute();
+  defs.check_strings();
   ok(OTF2_Archive_CloseGlobalDefWriter(ar, d), "close definitions");
   ok(OTF2_Archive_Close(ar), "close archive");
 }
 
+// The list file a replay replayed: the argument of -replay in the run's command.txt, "" for an emulation.
+std::string replayed_trace(const fs::path& dir)
+{
+  const fs::path command = dir / "command.txt";
+  if (!fs::exists(command))
+    return "";
+  const std::string text = read_file(command.string(), "command.txt");
+  const size_t at        = text.find(" -replay ");
+  if (at == std::string::npos)
+    return "";
+  std::string path = text.substr(at + 9);
+  path             = path.substr(0, path.find('\n'));
+  if (!path.empty() && path[0] == '\'') // shell-quoted by haec run
+    path = path.substr(1, path.find('\'', 1) - 1);
+  return path;
+}
+
+// A replay's trace, joined to its events: every call carries its TI lines, so nothing is lost.
+void attach_replayed_trace(trace::RunTrace& t, const fs::path& dir, const std::string& trace_arg)
+{
+  const std::string list = trace_arg.empty() ? replayed_trace(dir) : trace_arg;
+  if (list.empty())
+    return;
+  if (!fs::is_regular_file(list))
+    throw InputError(trace_arg.empty() ? (dir / "command.txt").string() : "--trace " + trace_arg,
+                     "the replayed trace " + list + " is not there", "name the trace this run replayed: --trace TRACE");
+  std::vector<std::string> files = trace::ti_rank_files(list), texts;
+  for (auto const& f : files)
+    texts.push_back(read_file(f, "TI trace"));
+  trace::attach_ti_trace(t, texts, files);
+}
+
 } // namespace
 
-int export_run(const std::string& result_dir, const std::string& out)
+int export_run(const std::string& result_dir, const std::string& out, const std::string& trace_arg)
 {
   const fs::path dir(result_dir);
   const fs::path events = dir / "events.csv";
@@ -214,6 +325,11 @@ int export_run(const std::string& result_dir, const std::string& out)
   const fs::path target = fs::absolute(out);
   if (fs::exists(target))
     throw InputError("--out " + out, "already exists", "choose another directory");
+  attach_replayed_trace(t, dir, trace_arg);
+  if (t.skipped_messages)
+    throw InputError((dir / "messages.csv").string(),
+                     std::to_string(t.skipped_messages) + " messages have no rank (ranks share a node) and cannot be exported",
+                     "export a replay of the recorded trace (haec trace record, haec run --replay TRACE --events)");
   const fs::path stage = target.string() + ".tmp-" + std::to_string(::getpid());
   std::error_code ec;
   fs::remove_all(stage, ec);
@@ -227,9 +343,9 @@ int export_run(const std::string& result_dir, const std::string& out)
   }
   std::printf("%-22s %s/traces.otf2 (%d ranks, %zu regions, %llu messages, %zu power series)\n", "OTF2 archive",
               out.c_str(), t.ranks, t.regions.size(), static_cast<unsigned long long>(t.messages), t.hosts.size());
-  if (t.skipped_messages)
-    std::printf("%-22s %llu (ranks unknown: several ranks share a node)\n", "messages left out",
-                static_cast<unsigned long long>(t.skipped_messages));
+  std::printf("%-22s %s\n", "calls",
+              t.carries_ti ? "each with its TI lines (haec trace import replays it exactly); MPI records from the trace"
+                           : "regions only: an emulation, haec trace import refuses it (export a replay)");
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -25,7 +26,10 @@ struct Import {
   std::map<uint32_t, std::string> strings;
   std::map<uint32_t, std::string> regions;          // region -> name
   std::map<uint64_t, uint64_t> location_group;      // location -> group
-  std::map<uint64_t, int> rank_of_group;            // process groups in id order
+  std::map<uint64_t, int> rank_of_group;            // process groups with a CPU thread, in id order
+  std::map<uint64_t, bool> process_groups;          // every process group (power metrics have theirs)
+  bool exact = false;                                // calls carry their TI lines (haec trace export)
+  OTF2_AttributeRef ti_attribute = 0;
   std::map<uint32_t, uint32_t> comm_group;          // comm -> group
   std::map<uint32_t, uint32_t> group_size;
   std::map<uint32_t, std::string> comm_name;
@@ -77,41 +81,57 @@ std::exception_ptr pending_error;
     return OTF2_CALLBACK_INTERRUPT;                                                                                    \
   }
 
-OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef reg)
+// A call exported by haec trace export: its TI lines (computations, then the call), verbatim.
+void enter_exact(Import* im, OTF2_LocationRef loc, OTF2_AttributeList* attributes)
 {
-  GUARD(me(data)->ti->enter(rank(me(data), loc), secs(me(data), t), me(data)->regions[reg]))
+  OTF2_StringRef text = 0;
+  if (attributes == nullptr || OTF2_AttributeList_GetStringRef(attributes, im->ti_attribute, &text) != OTF2_SUCCESS)
+    throw InputError(im->anchor + ": event " + std::to_string(im->events), "a call without its haec::ti attribute",
+                     "the archive is corrupt; export it again");
+  const std::string& lines = im->strings[text];
+  for (size_t at = 0; at <= lines.size();) {
+    size_t end = std::min(lines.find('\n', at), lines.size());
+    im->ti->verbatim(rank(im, loc), lines.substr(at, end - at));
+    at = end + 1;
+  }
+}
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList* a, OTF2_RegionRef reg)
+{
+  GUARD(if (me(data)->exact) enter_exact(me(data), loc, a);
+        else me(data)->ti->enter(rank(me(data), loc), secs(me(data), t), me(data)->regions[reg]))
 }
 OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef)
 {
-  GUARD(me(data)->ti->leave(rank(me(data), loc), secs(me(data), t)))
+  GUARD(if (!me(data)->exact) me(data)->ti->leave(rank(me(data), loc), secs(me(data), t)))
 }
 OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t to,
                           OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
-  GUARD(world(me(data), comm); me(data)->ti->send(rank(me(data), loc), static_cast<int>(to), tag, len))
+  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->send(rank(me(data), loc), static_cast<int>(to), tag, len))
 }
 OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t to,
                            OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
 {
-  GUARD(world(me(data), comm); me(data)->ti->isend(rank(me(data), loc), static_cast<int>(to), tag, len, req))
+  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->isend(rank(me(data), loc), static_cast<int>(to), tag, len, req))
 }
 OTF2_CallbackCode on_isend_done(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint64_t req)
 {
-  GUARD(me(data)->ti->request_complete(rank(me(data), loc), req))
+  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; me(data)->ti->request_complete(rank(me(data), loc), req))
 }
 OTF2_CallbackCode on_irecv_req(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint64_t req)
 {
-  GUARD(me(data)->ti->irecv_request(rank(me(data), loc), req))
+  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; me(data)->ti->irecv_request(rank(me(data), loc), req))
 }
 OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t from,
                           OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
-  GUARD(world(me(data), comm); me(data)->ti->recv(rank(me(data), loc), static_cast<int>(from), tag, len))
+  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->recv(rank(me(data), loc), static_cast<int>(from), tag, len))
 }
 OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t from,
                            OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
 {
-  GUARD(world(me(data), comm); me(data)->ti->irecv(rank(me(data), loc), static_cast<int>(from), tag, len, req))
+  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->irecv(rank(me(data), loc), static_cast<int>(from), tag, len, req))
 }
 OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*,
                               OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recv)
@@ -122,7 +142,7 @@ OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, 
       {OTF2_COLLECTIVE_OP_ALLGATHER, "ALLGATHER"}, {OTF2_COLLECTIVE_OP_ALLTOALL, "ALLTOALL"},
       {OTF2_COLLECTIVE_OP_REDUCE, "REDUCE"},       {OTF2_COLLECTIVE_OP_ALLREDUCE, "ALLREDUCE"},
       {OTF2_COLLECTIVE_OP_SCAN, "SCAN"},           {OTF2_COLLECTIVE_OP_EXSCAN, "EXSCAN"}};
-  GUARD(world(me(data), comm); auto it = names.find(op);
+  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); auto it = names.find(op);
         me(data)->ti->collective(rank(me(data), loc), it == names.end() ? "op " + std::to_string(op) : it->second,
                                  root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<int>(root), sent, recv))
 }
@@ -147,10 +167,8 @@ OTF2_CallbackCode def_region(void* data, OTF2_RegionRef self, OTF2_StringRef nam
 OTF2_CallbackCode def_lgroup(void* data, OTF2_LocationGroupRef self, OTF2_StringRef, OTF2_LocationGroupType type,
                              OTF2_SystemTreeNodeRef, OTF2_LocationGroupRef)
 {
-  if (type == OTF2_LOCATION_GROUP_TYPE_PROCESS) {
-    int n = static_cast<int>(me(data)->rank_of_group.size());
-    me(data)->rank_of_group[self] = n;
-  }
+  if (type == OTF2_LOCATION_GROUP_TYPE_PROCESS)
+    me(data)->process_groups[self] = true;
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode def_location(void* data, OTF2_LocationRef self, OTF2_StringRef, OTF2_LocationType type, uint64_t,
@@ -164,6 +182,14 @@ OTF2_CallbackCode def_group(void* data, OTF2_GroupRef self, OTF2_StringRef, OTF2
                             OTF2_GroupFlag, uint32_t n, const uint64_t*)
 {
   me(data)->group_size[self] = n;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_attribute(void* data, OTF2_AttributeRef self, OTF2_StringRef name, OTF2_StringRef, OTF2_Type type)
+{
+  if (me(data)->strings[name] == "haec::ti" && type == OTF2_TYPE_STRING) {
+    me(data)->exact        = true;
+    me(data)->ti_attribute = self;
+  }
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode def_comm(void* data, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef,
@@ -202,15 +228,34 @@ void read_definitions(OTF2_Reader* rd, Import& im)
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, def_location);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, def_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, def_comm);
+  OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, def_attribute);
   check(OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, &im), im, "definitions");
   OTF2_GlobalDefReaderCallbacks_Delete(dc);
   uint64_t n = 0;
   check(OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n), im, "definitions");
+  // Ranks: the process groups holding a CPU thread (a metric location's group is no rank), in id order.
+  for (auto const& [group, yes] : im.process_groups)
+    for (auto const& [loc, g] : im.location_group)
+      if (g == group && !im.rank_of_group.count(group))
+        im.rank_of_group[group] = static_cast<int>(im.rank_of_group.size());
   for (auto const& [loc, group] : im.location_group)
     if (im.rank_of_group.count(group) && !im.rank_of_location.count(loc))
       im.rank_of_location[loc] = im.rank_of_group[group];
   if (im.rank_of_location.empty())
     throw InputError(im.anchor, "defines no MPI process location", "the trace is truncated or corrupt");
+}
+
+// Our export of an emulation has regions and network transfers, not MPI calls: no trace in it.
+void refuse_emulation_export(OTF2_Reader* rd, const Import& im)
+{
+  char* creator = nullptr;
+  if (OTF2_Reader_GetCreator(rd, &creator) != OTF2_SUCCESS || creator == nullptr)
+    return;
+  const bool ours = std::string(creator) == "haec trace export";
+  free(creator);
+  if (ours && !im.exact)
+    throw InputError(im.anchor, "was exported from an emulation (regions and network transfers, not the MPI calls)",
+                     "export a replay: haec trace record, haec run --replay TRACE --events, haec trace export");
 }
 
 // Every process location's event reader (and its local definitions, when there are some).
@@ -274,7 +319,7 @@ void write_ti(const trace::TiBuilder& ti, const fs::path& list, const fs::path& 
       const std::string text = ti.text(r);
       trace::check_ti_rank_text(text, (files / name).string(), r, ranks);
       write_file_atomic((stage / name).string(), text);
-      list_text += (files / name).string() + "\n";
+      list_text += (files.filename() / name).string() + "\n"; // relative to the list: the trace can be moved
     }
     fs::create_directories(list.parent_path());
     fs::rename(stage, files);
@@ -309,6 +354,7 @@ int import_otf2(const std::string& anchor, const std::string& out, const std::st
   } closer{rd};
   check(OTF2_Reader_SetSerialCollectiveCallbacks(rd), im, "reader");
   read_definitions(rd, im);
+  refuse_emulation_export(rd, im);
   im.ti = std::make_unique<trace::TiBuilder>(static_cast<int>(im.rank_of_group.size()), speed);
   open_locations(rd, im);
   read_events(rd, im);

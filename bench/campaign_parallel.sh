@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Campaign benchmark: a 32-run campaign (replay of the shipped lu_like trace on taurus clusters of
+# 2 to 16 nodes x 8 seeds of the random mapping), as whole processes, in alternated pairs:
+#   A = the same 32 `haec run` commands one after another (the sequence a user would script),
+#   B = `haec campaign run --jobs JOBS` (default: the number of cores),
+#   C = `haec campaign run --jobs 1` (what the campaign machinery itself adds: (C - A) / 32 per run).
+# Prints the median wall and CPU time of each and the speed-up A / B.
+#   bench/campaign_parallel.sh BUILD_DIR [PAIRS=5] [JOBS=nproc]
+set -euo pipefail
+build="$(cd "${1:-build}" && pwd)"
+pairs="${2:-5}"
+jobs="${3:-$(nproc)}"
+source_dir="$(cd "$(dirname "$0")/.." && pwd)"
+haec="$build/bin/haec"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+cp -r "$source_dir/examples/campaigns/lu_like16" .
+cat > bench.json <<'JSON'
+{
+  "trace": "lu_like16/trace.txt",
+  "run": {"power": true, "map": "random"},
+  "axes": {"platform": ["cluster:2,preset=taurus", "cluster:4,preset=taurus", "cluster:8,preset=taurus",
+                        "cluster:16,preset=taurus"],
+           "seed": [1, 2, 3, 4, 5, 6, 7, 8]}
+}
+JSON
+# The 32 commands, exactly as the campaign runs them (from its campaign.json), into seq/.
+"$haec" campaign run bench.json --out probe --jobs "$jobs" > /dev/null 2>&1
+/usr/bin/python3 - > sequence.sh <<'PY'
+import json
+for r in json.load(open("probe/campaign.json"))["runs"]:
+    print("(cd lu_like16 && " + r["command"].replace("/probe/runs/", "/seq/runs/") + ")")
+PY
+[ "$(grep -c '' sequence.sh)" -eq 32 ] || { echo "FAIL: expected 32 runs"; exit 1; }
+sequence() { rm -rf seq && mkdir -p seq/runs && bash sequence.sh; }
+campaign() { rm -rf camp && "$haec" campaign run bench.json --out camp --jobs "$1"; }
+measure() { # NAME COMMAND...: appends "wall cpu" to NAME.times
+  local name=$1 TIMEFORMAT='%R %U %S'
+  shift
+  { time "$@" > /dev/null 2>&1; } 2> t.txt
+  awk '{print $1, $2 + $3}' t.txt >> "$name.times"
+}
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+col() { awk -v c="$2" '{print $c}' "$1.times" | median; }
+for ((p = 0; p < pairs; p++)); do
+  measure sequence sequence
+  measure campaign-jobs-$jobs campaign "$jobs"
+  measure campaign-jobs-1 campaign 1
+done
+[ "$(grep -c ',done,' camp/results.csv)" -eq 32 ] || { echo "FAIL: the campaign did not finish 32 runs"; exit 1; }
+printf '32 runs (lu_like replay, 16 ranks), median of %d alternated rounds, %d cores:\n' "$pairs" "$(nproc)"
+for n in sequence campaign-jobs-$jobs campaign-jobs-1; do
+  printf '  %-22s wall %.3f s  CPU %.3f s\n' "$n" "$(col $n 1)" "$(col $n 2)"
+done
+printf '  speed-up sequence / campaign --jobs %d: wall %.3f\n' "$jobs" \
+  "$(echo "$(col sequence 1) / $(col campaign-jobs-$jobs 1)" | bc -l)"
+printf '  campaign machinery per run (--jobs 1 minus sequence, / 32): wall %.3f s  CPU %.3f s\n' \
+  "$(echo "($(col campaign-jobs-1 1) - $(col sequence 1)) / 32" | bc -l)" \
+  "$(echo "($(col campaign-jobs-1 2) - $(col sequence 2)) / 32" | bc -l)"

@@ -1,0 +1,147 @@
+// TI trace joined to events.csv: see ti_attach.hpp.
+#include "ti_attach.hpp"
+
+#include "input_error.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace haec::trace {
+namespace {
+
+std::vector<std::string> fields(const std::string& line)
+{
+  std::istringstream in(line);
+  std::vector<std::string> f;
+  for (std::string w; in >> w;)
+    f.push_back(w);
+  return f;
+}
+
+uint64_t bytes(const std::vector<std::string>& f, size_t count_at, size_t type_at)
+{
+  const double n = std::strtod(f.at(count_at).c_str(), nullptr);
+  const double b = n * (f.size() > type_at ? ti_datatype_bytes(f[type_at]) : 8.0);
+  return static_cast<uint64_t>(std::llround(b));
+}
+
+// The call's record for viewers (Vampir): OTF2's per-rank sizes, as `haec trace import` reads them.
+void add_record(std::vector<RunEvent>& out, const std::vector<std::string>& f, double time, int ranks)
+{
+  const std::string& a = f[1];
+  const uint64_t n     = static_cast<uint64_t>(ranks);
+  auto coll            = [&](const std::string& op, int root, uint64_t sent, uint64_t received) {
+    RunEvent e{RunEvent::Collective, time, 0, root, sent};
+    e.received = received;
+    e.op       = op;
+    out.push_back(e);
+  };
+  if ((a == "send" || a == "isend" || a == "recv" || a == "irecv") && f.size() >= 5) {
+    const bool receive = a == "recv" || a == "irecv";
+    RunEvent e{receive ? RunEvent::Recv : RunEvent::Send, time, 0, std::atoi(f[2].c_str()), bytes(f, 4, 5)};
+    e.tag  = static_cast<uint32_t>(std::strtoul(f[3].c_str(), nullptr, 10));
+    out.push_back(e);
+  } else if (a == "barrier") {
+    coll("BARRIER", -1, 0, 0);
+  } else if (a == "allreduce" && f.size() >= 3) {
+    coll("ALLREDUCE", -1, bytes(f, 2, 4), bytes(f, 2, 4));
+  } else if (a == "bcast" && f.size() >= 3) {
+    const int root = f.size() > 3 ? std::atoi(f[3].c_str()) : 0;
+    const uint64_t b = bytes(f, 2, 4);
+    coll("BCAST", root, std::atoi(f[0].c_str()) == root ? b * (n > 1 ? n - 1 : 1) : 0, b);
+  } else if (a == "reduce" && f.size() >= 3) {
+    coll("REDUCE", f.size() > 4 ? std::atoi(f[4].c_str()) : 0, bytes(f, 2, 5), 0);
+  } else if (a == "alltoall" && f.size() >= 4) {
+    coll("ALLTOALL", -1, bytes(f, 2, 4) * n, bytes(f, 3, 5) * n);
+  }
+}
+
+// events.csv names a replayed action MPI_<Action> ("send" -> "MPI_Send"; ours "haec_iallreduce"
+// -> "MPI_Iallreduce").
+bool same_call(const std::string& region, std::string action)
+{
+  if (action.rfind("haec_", 0) == 0)
+    action = action.substr(5);
+  if (region.size() != action.size() + 4 || region.rfind("MPI_", 0) != 0)
+    return false;
+  for (size_t i = 0; i < action.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(region[4 + i])) != std::tolower(static_cast<unsigned char>(action[i])))
+      return false;
+  return true;
+}
+
+// Rank r's calls (Enter/Leave) with its TI lines attached and the MPI records added.
+std::vector<RunEvent> attach_rank(const RunTrace& t, const std::vector<RunEvent>& calls, int r, const std::string& text,
+                                  const std::string& file)
+{
+  std::vector<RunEvent> out;
+  size_t next = 0, lineno = 0;
+  std::string pending;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    ++lineno;
+    auto f = fields(line);
+    if (f.size() < 2 || f[0][0] == '#')
+      continue;
+    const std::string at = file + ":" + std::to_string(lineno);
+    const std::string action = line.substr(line.find(f[1]));
+    pending += (pending.empty() ? "" : "\n") + action;
+    if (f[1] == "compute" || f[1] == "sleep")
+      continue;
+    while (next < calls.size() && calls[next].kind != RunEvent::Enter)
+      out.push_back(calls[next++]);
+    if (next == calls.size() || !same_call(t.regions[calls[next].region], f[1]))
+      throw InputError(at, "'" + f[1] + "' is not rank " + std::to_string(r) + "'s next call in events.csv (" +
+                               (next == calls.size() ? std::string("none left") : t.regions[calls[next].region]) + ")",
+                       "export the result of haec run --replay THIS_TRACE --events, or name its trace with --trace");
+    RunEvent enter = calls[next++];
+    enter.ti       = pending;
+    pending.clear();
+    out.push_back(enter);
+    add_record(out, f, enter.time, t.ranks);
+  }
+  if (!pending.empty())
+    throw InputError(file, "ends with computations after its last call", "end every rank file with finalize");
+  for (; next < calls.size(); ++next) {
+    if (calls[next].kind == RunEvent::Enter)
+      throw InputError(file, "has fewer calls than rank " + std::to_string(r) + " made in events.csv",
+                       "export the result of haec run --replay THIS_TRACE --events, or name its trace with --trace");
+    out.push_back(calls[next]);
+  }
+  return out;
+}
+
+} // namespace
+
+double ti_datatype_bytes(const std::string& id)
+{
+  // CREATE_MPI_DATATYPE order in SimGrid's smpi_datatype.cpp, as pmpi/recording.cpp writes them
+  static const double size[] = {8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16};
+  const long i = std::strtol(id.c_str(), nullptr, 10);
+  return i >= 0 && i < 15 ? size[i] : 1.0;
+}
+
+void attach_ti_trace(RunTrace& t, const std::vector<std::string>& rank_texts, const std::vector<std::string>& rank_files)
+{
+  if (static_cast<int>(rank_texts.size()) != t.ranks)
+    throw InputError(rank_files.empty() ? std::string("trace") : rank_files[0],
+                     "trace has " + std::to_string(rank_texts.size()) + " ranks, events.csv " + std::to_string(t.ranks),
+                     "export the result of haec run --replay THIS_TRACE --events, or name its trace with --trace");
+  std::vector<std::vector<RunEvent>> joined;
+  for (int r = 0; r < t.ranks; ++r) {
+    std::vector<RunEvent> calls_only;
+    for (auto const& e : t.by_rank[static_cast<size_t>(r)])
+      if (e.kind == RunEvent::Enter || e.kind == RunEvent::Leave)
+        calls_only.push_back(e);
+    joined.push_back(attach_rank(t, calls_only, r, rank_texts[static_cast<size_t>(r)], rank_files[static_cast<size_t>(r)]));
+  }
+  t.by_rank.swap(joined);
+  t.messages = t.skipped_messages = 0;
+  for (auto const& rank : t.by_rank)
+    for (auto const& e : rank)
+      t.messages += e.kind == RunEvent::Send;
+  t.carries_ti = true;
+}
+
+} // namespace haec::trace

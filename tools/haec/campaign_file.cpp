@@ -1,0 +1,244 @@
+#include "campaign_file.hpp"
+#include "atomic_file.hpp"
+#include "input_error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace haec::cli {
+namespace {
+
+// The haec run options a campaign may set or sweep; files are relative to the campaign file.
+const std::set<std::string> value_options = {"platform", "map",      "seed",  "link",    "governor",
+                                             "iterations", "balance", "every", "np",      "host-speed",
+                                             "workloads",  "traffic", "hostfile", "mapping-file", "simgrid"};
+const std::set<std::string> file_options  = {"workloads", "traffic", "hostfile", "mapping-file"};
+const std::set<std::string> flag_options  = {"power", "power-series", "messages", "events"};
+
+std::string option_list()
+{
+  std::string s;
+  for (const auto& set : {value_options, flag_options})
+    for (const auto& k : set)
+      s += (s.empty() ? "" : " ") + k;
+  return s + " cfg";
+}
+
+struct Reader {
+  std::string file;
+  fs::path dir; // the campaign file's directory
+
+  [[noreturn]] void fail(const std::string& problem, const std::string& fix) const
+  {
+    throw InputError(file, problem, fix);
+  }
+
+  std::string path_value(const std::string& v) const { return v.empty() || v[0] == '/' ? v : (dir / v).string(); }
+
+  // A platform names a file only when such a file exists next to the campaign (else it is a spec).
+  std::string platform_value(const std::string& v) const
+  {
+    const fs::path p = dir / v;
+    return v[0] != '/' && (p.extension() == ".json" || p.extension() == ".xml") && fs::exists(p) ? p.string() : v;
+  }
+
+  std::string scalar(const json& v, const std::string& key) const
+  {
+    if (v.is_string() && !v.get<std::string>().empty())
+      return v.get<std::string>();
+    if (v.is_number_integer() || v.is_number_unsigned() || v.is_number_float())
+      return v.dump();
+    fail("'" + key + "' value " + v.dump() + " is not a non-empty string or a number", "give a string or a number");
+  }
+
+  // The haec run arguments one option value gives.
+  void add_option(const std::string& key, const json& v, std::vector<std::string>& args) const
+  {
+    if (flag_options.count(key)) {
+      if (!v.is_boolean())
+        fail("'" + key + "' value " + v.dump() + " is not true or false", "give true or false");
+      if (v.get<bool>())
+        args.push_back("--" + key);
+      return;
+    }
+    if (key.rfind("cfg:", 0) == 0) {
+      args.push_back("--cfg=" + key.substr(4) + ":" + scalar(v, key));
+      return;
+    }
+    if (key == "cfg") {
+      if (!v.is_array())
+        fail("'cfg' is not a list", "give \"cfg\": [\"KEY:VALUE\", ...]");
+      for (const auto& kv : v)
+        args.push_back("--cfg=" + scalar(kv, key));
+      return;
+    }
+    if (!value_options.count(key))
+      fail("unknown option '" + key + "'", "use one of " + option_list() + " or cfg:KEY");
+    std::string s = scalar(v, key);
+    if (file_options.count(key))
+      s = path_value(s);
+    else if (key == "platform")
+      s = platform_value(s);
+    args.push_back("--" + key + "=" + s);
+  }
+
+  json parse(const std::string& text) const
+  {
+    try {
+      return json::parse(text);
+    } catch (const json::parse_error& e) {
+      size_t line = 1;
+      for (size_t i = 0; i < e.byte && i < text.size(); ++i)
+        line += text[i] == '\n';
+      throw InputError(file + ":" + std::to_string(line), "is not valid JSON", "fix the syntax near this line");
+    }
+  }
+};
+
+// Program or trace: the arguments that end haec run's command line.
+std::vector<std::string> workload_args(const Reader& r, const json& j)
+{
+  if (j.contains("app") && j.contains("trace"))
+    r.fail("gives both 'app' and 'trace'", "give one program or one trace");
+  if (j.contains("trace")) {
+    const std::string t = j["trace"].is_string() ? j["trace"].get<std::string>() : "";
+    if (t.empty())
+      r.fail("'trace' is not a file name", "give \"trace\": \"path/to/trace.txt\"");
+    const std::string path = r.path_value(t);
+    if (!fs::is_regular_file(path))
+      r.fail("trace '" + t + "' not found", "give a path relative to the campaign file");
+    return {"--replay=" + path};
+  }
+  if (!j.contains("app"))
+    r.fail("no 'app' and no 'trace'", "give \"app\": [\"program\", \"args\"...] or \"trace\": \"file\"");
+  json app = j["app"].is_string() ? json::array({j["app"]}) : j["app"];
+  if (!app.is_array() || app.empty() || !app[0].is_string())
+    r.fail("'app' is not a program", "give \"app\": [\"program\", \"args\"...]");
+  std::vector<std::string> args = {"--", r.path_value(app[0].get<std::string>())};
+  if (!fs::is_regular_file(args[1]))
+    r.fail("program '" + app[0].get<std::string>() + "' not found",
+           "build it with `haec cc` and give its path relative to the campaign file");
+  for (size_t i = 1; i < app.size(); ++i)
+    args.push_back(r.scalar(app[i], "app"));
+  return args;
+}
+
+std::string slug(const std::string& s)
+{
+  std::string out;
+  for (char c : s)
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
+  return out;
+}
+
+std::string fnv_hex(const std::string& s)
+{
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s)
+    h = (h ^ c) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return std::string(buf, 8);
+}
+
+// Readable and stable: the axis values, then a hash of everything that defines the run.
+std::string run_id(const CampaignRun& run, const std::string& fixed)
+{
+  std::string name, key = fixed;
+  for (const auto& [axis, value] : run.axes) {
+    name += (name.empty() ? "" : "_") + slug(value);
+    key += '\0' + axis + '=' + value;
+  }
+  return name.substr(0, 60) + "-" + fnv_hex(key);
+}
+
+const size_t kMaxRuns = 100000; // a campaign of more runs is a mistake, not a study
+
+std::vector<std::pair<std::string, json>> read_axes(const Reader& r, const json& j)
+{
+  if (!j.contains("axes") || !j["axes"].is_object() || j["axes"].empty())
+    r.fail("empty sweep: no axes", "give \"axes\": {\"platform\": [...], \"map\": [...]}");
+  std::vector<std::pair<std::string, json>> axes;
+  for (const auto& [name, values] : j["axes"].items()) {
+    if (!values.is_array() || values.empty())
+      r.fail("empty sweep: axis '" + name + "' has no values", "give it a list of at least one value");
+    std::set<std::string> seen;
+    for (const auto& v : values) {
+      std::vector<std::string> args;
+      r.add_option(name, v, args); // checks the name and the value's type
+      if (!seen.insert(v.dump()).second)
+        r.fail("axis '" + name + "' repeats the value " + v.dump(), "list each value once");
+    }
+    axes.emplace_back(name, values);
+  }
+  // Before expanding: a product of a few long axes is astronomically many runs (found by fuzzing).
+  size_t runs = 1;
+  for (const auto& a : axes)
+    if ((runs *= a.second.size()) > kMaxRuns)
+      r.fail("the axes make more than " + std::to_string(kMaxRuns) + " runs", "split the campaign or shorten its axes");
+  return axes;
+}
+
+std::string axis_text(const json& v)
+{
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+Campaign read_campaign(const std::string& file)
+{
+  Reader r{file, fs::absolute(file).parent_path()};
+  const json j = r.parse(read_file(file, "campaign file"));
+  if (!j.is_object())
+    r.fail("is not a JSON object", "see README.md, section Campaigns");
+  for (const auto& [key, v] : j.items())
+    if (key != "app" && key != "trace" && key != "run" && key != "axes" && key != "name" && key != "description")
+      r.fail("unknown key '" + key + "'", "use app or trace, run, axes, name, description");
+  std::vector<std::string> fixed;
+  if (j.contains("run")) {
+    if (!j["run"].is_object())
+      r.fail("'run' is not an object", "give \"run\": {\"link\": \"pnc\", ...}");
+    for (const auto& [key, v] : j["run"].items())
+      r.add_option(key, v, fixed);
+  }
+  const std::vector<std::string> tail = workload_args(r, j);
+  const auto axes = read_axes(r, j);
+  const std::string fixed_key = j.value("run", json::object()).dump() + j.value("app", json()).dump() +
+                                j.value("trace", json()).dump();
+  Campaign c;
+  c.file    = file;
+  c.workdir = j.contains("trace") ? fs::path(tail[0].substr(tail[0].find('=') + 1)).parent_path().string()
+                                  : r.dir.string();
+  for (const auto& a : axes)
+    c.axis_names.push_back(a.first);
+  std::vector<size_t> index(axes.size(), 0);
+  for (bool more = true; more;) {
+    CampaignRun run;
+    run.args = fixed;
+    for (size_t a = 0; a < axes.size(); ++a) {
+      const json& v = axes[a].second[index[a]];
+      run.axes.emplace_back(axes[a].first, axis_text(v));
+      r.add_option(axes[a].first, v, run.args);
+    }
+    run.args.insert(run.args.end(), tail.begin(), tail.end());
+    run.id = run_id(run, fixed_key);
+    c.runs.push_back(std::move(run));
+    more = false; // odometer over the axes, last axis fastest
+    for (size_t a = axes.size(); a-- > 0 && !more;) {
+      more = ++index[a] < axes[a].second.size();
+      if (!more)
+        index[a] = 0;
+    }
+  }
+  return c;
+}
+
+} // namespace haec::cli

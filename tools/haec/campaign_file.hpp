@@ -1,0 +1,31 @@
+// A campaign file (JSON): one program or trace, fixed `haec run` options and axes to sweep. It
+// expands into runs, each a `haec run` argument list, named by a stable id so a re-run finds the
+// runs it already finished. Format: README.md, section "Campaigns".
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace haec::cli {
+
+struct CampaignRun {
+  std::string id;                                       // directory name under DIR/runs
+  std::vector<std::pair<std::string, std::string>> axes; // axis name -> value, in the file's order
+  std::vector<std::string> args;                        // haec run arguments, without --out
+};
+
+struct Campaign {
+  std::string file;                 // as given (for error messages)
+  std::vector<std::string> axis_names;
+  // Where the runs start: the trace's directory (SimGrid opens a trace list's relative rank files
+  // from the working directory), else the campaign file's. Every path in the runs' arguments is
+  // absolute.
+  std::string workdir;
+  std::vector<CampaignRun> runs;    // the cartesian product of the axes
+};
+
+// Reads and expands FILE. Throws InputError "<file>: <problem>; <fix>" for malformed JSON,
+// unknown keys, empty axes, a missing program or trace. Does not check the runs themselves.
+Campaign read_campaign(const std::string& file);
+
+} // namespace haec::cli

@@ -1,0 +1,188 @@
+// The local executor: `jobs` haec run children at a time, each in its own process group so an
+// interrupted campaign stops whole runs (haec run, smpirun and the simulator).
+#include "campaign_exec.hpp"
+#include "install_paths.hpp"
+#include "process.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+namespace fs = std::filesystem;
+
+namespace haec::cli {
+
+fs::path run_dir(const CampaignPlan& p, size_t i)
+{
+  return p.out / "runs" / p.campaign.runs[i].id;
+}
+
+fs::path log_path(const CampaignPlan& p, size_t i)
+{
+  return p.out / "logs" / (p.campaign.runs[i].id + ".log");
+}
+
+std::vector<std::string> run_argv(const CampaignPlan& p, size_t i)
+{
+  std::vector<std::string> argv = {self_dir() + "/haec", "run", "--quiet", "--out=" + run_dir(p, i).string()};
+  const auto& args = p.campaign.runs[i].args;
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+bool run_finished(const CampaignPlan& p, size_t i)
+{
+  return fs::is_regular_file(run_dir(p, i) / "summary.json");
+}
+
+namespace {
+
+volatile std::sig_atomic_t interrupted = 0;
+void on_signal(int sig)
+{
+  interrupted = sig;
+}
+
+using Clock = std::chrono::steady_clock;
+
+pid_t spawn_run(const CampaignPlan& p, size_t i)
+{
+  const auto argv = run_argv(p, i);
+  std::ofstream(log_path(p, i)) << "# " << shell_line({}, argv) << "\n";
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, 1, log_path(p, i).c_str(), O_WRONLY | O_APPEND, 0);
+  posix_spawn_file_actions_adddup2(&files, 1, 2);
+  posix_spawn_file_actions_addchdir_np(&files, p.campaign.workdir.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, args[0], &files, &attr, args.data(), environ) != 0)
+    pid = -1;
+  posix_spawn_file_actions_destroy(&files);
+  posix_spawnattr_destroy(&attr);
+  return pid;
+}
+
+struct Progress {
+  size_t total = 0, done = 0, failed = 0, running = 0;
+  double run_seconds = 0; // summed wall time of the runs that ended
+  int jobs           = 1;
+  std::string last;
+
+  std::string eta() const
+  {
+    const size_t ended = done + failed, left = total - ended;
+    if (ended == 0)
+      return "?";
+    const long s = static_cast<long>(run_seconds / static_cast<double>(ended) * static_cast<double>(left) / jobs + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+  }
+
+  void show(bool final = false)
+  {
+    char line[160];
+    std::snprintf(line, sizeof line, "campaign: %zu/%zu done, %zu running, %zu failed, ETA %s", done, total, running,
+                  failed, eta().c_str());
+    const bool tty = ::isatty(2);
+    if (line == last && !final)
+      return;
+    last = line;
+    std::fprintf(stderr, tty ? "\r\033[K%s%s" : "%s%s", line, tty && !final ? "" : "\n");
+    std::fflush(stderr);
+  }
+};
+
+void stop_children(const std::map<pid_t, size_t>& running)
+{
+  for (const auto& [pid, i] : running)
+    ::kill(-pid, SIGTERM);
+  for (const auto& [pid, i] : running) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+  }
+}
+
+void report_failure(const CampaignPlan& p, size_t i, int status)
+{
+  const std::string how = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                            : "signal " + std::to_string(WTERMSIG(status));
+  std::fprintf(stderr, "%shaec: run %s failed (%s); see %s\n", ::isatty(2) ? "\r\033[K" : "",
+               p.campaign.runs[i].id.c_str(), how.c_str(), log_path(p, i).c_str());
+}
+
+} // namespace
+
+int run_local(CampaignPlan& p, int jobs)
+{
+  fs::create_directories(p.out / "logs");
+  std::vector<size_t> queue;
+  for (size_t i = 0; i < p.states.size(); ++i)
+    if (p.states[i] == RunState::pending)
+      queue.push_back(i);
+  Progress bar;
+  bar.total = queue.size();
+  bar.jobs  = jobs;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::map<pid_t, size_t> running;
+  std::map<pid_t, Clock::time_point> started;
+  size_t next = 0;
+  while ((next < queue.size() || !running.empty()) && !interrupted) {
+    while (next < queue.size() && running.size() < static_cast<size_t>(jobs)) {
+      const size_t i = queue[next++];
+      const pid_t pid = spawn_run(p, i);
+      if (pid < 0) {
+        p.states[i] = RunState::failed;
+        ++bar.failed;
+        report_failure(p, i, 127 << 8);
+        continue;
+      }
+      running[pid] = i;
+      started[pid] = Clock::now();
+    }
+    bar.running = running.size();
+    bar.show();
+    int status      = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid <= 0 || !running.count(pid)) {
+      ::usleep(100 * 1000);
+      continue;
+    }
+    const size_t i = running[pid];
+    bar.run_seconds += std::chrono::duration<double>(Clock::now() - started[pid]).count();
+    running.erase(pid);
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && run_finished(p, i);
+    p.states[i]   = ok ? RunState::done : RunState::failed;
+    ++(ok ? bar.done : bar.failed);
+    if (!ok)
+      report_failure(p, i, status);
+  }
+  bar.running = running.size();
+  bar.show(true);
+  if (interrupted) {
+    stop_children(running);
+    std::fprintf(stderr, "haec: campaign interrupted; finished runs are kept, run the same command again to resume\n");
+    return interrupted == SIGINT ? 130 : 143;
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  return 0;
+}
+
+} // namespace haec::cli
