@@ -60,7 +60,7 @@ std::vector<Setting> settings_rows()
   governor.host_property = "haec:governor";
   return {
       governor,
-      governed("haec/dvfs/period", "Sampling period of the load-based governors (s)", "0.1",
+      governed("haec/dvfs/period", "Sampling period of the load-based governors (s)", "0.01",
                check_field<&GovernorParams::period>),
       governed("haec/dvfs/up-threshold", "Load above which ondemand/conservative speed up", "0.8",
                check_field<&GovernorParams::up_threshold>),

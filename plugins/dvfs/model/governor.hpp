@@ -53,7 +53,7 @@ struct IterationStats {
 };
 
 struct GovernorParams {
-  double period         = 0.1; // s, load sampling (ondemand, conservative)
+  double period         = 0.01; // s, load sampling (ondemand, conservative), about Linux ondemand's rate
   double up_threshold   = 0.8; // load above: ondemand to the fastest, conservative one up
   double down_threshold = 0.2; // load below: conservative one down
   int min_pstate        = -1;  // allowed pstate index range; -1: the HostModel's
