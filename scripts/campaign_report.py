@@ -71,12 +71,17 @@ def plot_vs_nodes(done, axes, figure, label, path):
     ax.set_xticks(nodes, [f"{x:g}" for x in nodes])
     ax.set_xlabel("nodes of the platform")
     ax.set_ylabel(label)
+    save_figure(fig, ax, path)
+    return True
+
+
+def save_figure(fig, ax, path):
+    """Grid, legend, tight layout, PNG, closed: every plot of the report ends alike."""
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-    return True
 
 
 def pareto_front(points):
@@ -99,11 +104,7 @@ def plot_pareto(done, path):
             label="Pareto front")
     ax.set_xlabel("makespan (s)")
     ax.set_ylabel("energy (J)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, ax, path)
     return front
 
 
