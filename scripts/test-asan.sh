@@ -20,8 +20,9 @@ cmake --build --preset asan -j2
 build="$here/build-asan"
 built=$(date +%s)
 
-reports="$(mktemp -d)"
-trap 'rm -rf "$reports"' EXIT
+# Reports stay in the build tree after the run, so a failure can be read in full afterwards.
+reports="$build/sanitizer-reports"
+rm -rf "$reports" && mkdir -p "$reports"
 # Tests that call smpirun directly get build-asan/sanitizers/smpirun: ASan runtime first,
 # mmap privatization, thread contexts (tests/sanitizers/smpirun-asan.sh).
 export PATH="$build/sanitizers:$PATH"
@@ -51,7 +52,11 @@ errors='ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error:|ASan run
 shopt -s nullglob
 for f in "$reports"/*; do
   if grep -qE "$errors" "$f"; then
-    echo "=== sanitizer report: $(basename "$f")"; cat "$f"; status=1
+    # The first frames and the summary first: CI logs are often cut after a few lines.
+    echo "=== sanitizer report: $(basename "$f") (whole report: $f)"
+    grep -m1 SUMMARY "$f" || true
+    grep -m12 -E '^ +#[0-9]+ ' "$f" || true
+    status=1
   else
     echo "--- sanitizer warning (not an error): $(basename "$f")"; grep -m1 WARNING "$f" || head -3 "$f"
   fi

@@ -96,42 +96,48 @@ void enter_exact(Import* im, OTF2_LocationRef loc, OTF2_AttributeList* attribute
   }
 }
 
-OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList* a, OTF2_RegionRef reg)
+// An archive of haec trace export: each call's TI lines ride on its enter event, nothing else is read.
+OTF2_CallbackCode on_enter_exact(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList* a, OTF2_RegionRef)
 {
-  GUARD(if (me(data)->exact) enter_exact(me(data), loc, a);
-        else me(data)->ti->enter(rank(me(data), loc), secs(me(data), t), me(data)->regions[reg]))
+  GUARD(enter_exact(me(data), loc, a))
+}
+
+// Any other archive (e.g. Score-P): regions give the computations, MPI events give the calls.
+OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef reg)
+{
+  GUARD(me(data)->ti->enter(rank(me(data), loc), secs(me(data), t), me(data)->regions[reg]))
 }
 OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef)
 {
-  GUARD(if (!me(data)->exact) me(data)->ti->leave(rank(me(data), loc), secs(me(data), t)))
+  GUARD(me(data)->ti->leave(rank(me(data), loc), secs(me(data), t)))
 }
 OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t to,
                           OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
-  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->send(rank(me(data), loc), static_cast<int>(to), tag, len))
+  GUARD(world(me(data), comm); me(data)->ti->send(rank(me(data), loc), static_cast<int>(to), tag, len))
 }
 OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t to,
                            OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
 {
-  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->isend(rank(me(data), loc), static_cast<int>(to), tag, len, req))
+  GUARD(world(me(data), comm); me(data)->ti->isend(rank(me(data), loc), static_cast<int>(to), tag, len, req))
 }
 OTF2_CallbackCode on_isend_done(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint64_t req)
 {
-  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; me(data)->ti->request_complete(rank(me(data), loc), req))
+  GUARD(me(data)->ti->request_complete(rank(me(data), loc), req))
 }
 OTF2_CallbackCode on_irecv_req(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint64_t req)
 {
-  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; me(data)->ti->irecv_request(rank(me(data), loc), req))
+  GUARD(me(data)->ti->irecv_request(rank(me(data), loc), req))
 }
 OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t from,
                           OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
-  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->recv(rank(me(data), loc), static_cast<int>(from), tag, len))
+  GUARD(world(me(data), comm); me(data)->ti->recv(rank(me(data), loc), static_cast<int>(from), tag, len))
 }
 OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*, uint32_t from,
                            OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
 {
-  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); me(data)->ti->irecv(rank(me(data), loc), static_cast<int>(from), tag, len, req))
+  GUARD(world(me(data), comm); me(data)->ti->irecv(rank(me(data), loc), static_cast<int>(from), tag, len, req))
 }
 OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, OTF2_AttributeList*,
                               OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t recv)
@@ -142,7 +148,7 @@ OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp, void* data, 
       {OTF2_COLLECTIVE_OP_ALLGATHER, "ALLGATHER"}, {OTF2_COLLECTIVE_OP_ALLTOALL, "ALLTOALL"},
       {OTF2_COLLECTIVE_OP_REDUCE, "REDUCE"},       {OTF2_COLLECTIVE_OP_ALLREDUCE, "ALLREDUCE"},
       {OTF2_COLLECTIVE_OP_SCAN, "SCAN"},           {OTF2_COLLECTIVE_OP_EXSCAN, "EXSCAN"}};
-  GUARD(if (me(data)->exact) return OTF2_CALLBACK_SUCCESS; world(me(data), comm); auto it = names.find(op);
+  GUARD(world(me(data), comm); auto it = names.find(op);
         me(data)->ti->collective(rank(me(data), loc), it == names.end() ? "op " + std::to_string(op) : it->second,
                                  root == OTF2_UNDEFINED_UINT32 ? -1 : static_cast<int>(root), sent, recv))
 }
@@ -282,11 +288,8 @@ void open_locations(OTF2_Reader* rd, const Import& im)
     OTF2_Reader_CloseDefFiles(rd);
 }
 
-// Every event in time order, into the TI builder.
-void read_events(OTF2_Reader* rd, Import& im)
+void register_mpi_callbacks(OTF2_GlobalEvtReaderCallbacks* ec)
 {
-  OTF2_GlobalEvtReader* ger         = OTF2_Reader_GetGlobalEvtReader(rd);
-  OTF2_GlobalEvtReaderCallbacks* ec = OTF2_GlobalEvtReaderCallbacks_New();
   OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, on_enter);
   OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ec, on_leave);
   OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ec, on_send);
@@ -296,6 +299,17 @@ void read_events(OTF2_Reader* rd, Import& im)
   OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, on_recv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, on_irecv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, on_coll_end);
+}
+
+// Every event in time order, into the TI builder.
+void read_events(OTF2_Reader* rd, Import& im)
+{
+  OTF2_GlobalEvtReader* ger         = OTF2_Reader_GetGlobalEvtReader(rd);
+  OTF2_GlobalEvtReaderCallbacks* ec = OTF2_GlobalEvtReaderCallbacks_New();
+  if (im.exact)
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, on_enter_exact);
+  else
+    register_mpi_callbacks(ec);
   check(OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ec, &im), im, "event callbacks");
   OTF2_GlobalEvtReaderCallbacks_Delete(ec);
   uint64_t n = 0;
