@@ -1,12 +1,14 @@
 /* stencil_imbalance: an Ondes3D-like iterative stencil code with controllable load imbalance, for
  * the DVFS and load-balancing experiments (MODELS.md §5, §6; thesis 002 chapter 9).
  *
- *   stencil_imbalance [--iters N] [--size CELLS] [--dims 2|3] [--pattern ondes3d|hotspot|uniform]
+ *   stencil_imbalance [--iters N] [--size CELLS | --global-size CELLS] [--dims 2|3] [--pattern ondes3d|hotspot|uniform]
  *                     [--border X] [--geology SPREAD] [--drift AMP] [--drift-period P] [--hot AMP]
  *                     [--hot-radius R] [--seed S] [--flops-per-cell F] [--mode flops|real] [--report]
  *
  * The ranks form a 2-D or 3-D process grid (MPI_Dims_create, rank order as MPI_Cart); each owns a
- * cube (square in 2-D) of L^dims cells, L = round(CELLS^(1/dims)), with halos 2 cells wide. One
+ * cube (square in 2-D) of L^dims cells, L = round(CELLS^(1/dims)), with halos 2 cells wide.
+ * --size is per rank (weak scaling); --global-size is the whole domain, CELLS / ranks each (strong
+ * scaling: capacity studies run the same problem on more and more nodes). One
  * iteration is Ondes3D's main loop: a "stress" phase (60 % of the cost) then a "velocity" phase
  * (40 %), each a 4th-order diffusion step on the real field followed by a halo exchange with the
  * face neighbours only (MPI_Irecv/MPI_Isend, then MPI_Waitall). There is no global
@@ -51,7 +53,7 @@ static const double pi = 3.14159265358979323846;
 typedef enum { PATTERN_ONDES3D, PATTERN_HOTSPOT, PATTERN_UNIFORM } Pattern;
 
 typedef struct {
-  long iters, size, dims;
+  long iters, size, global_size, dims;
   double border, geology, drift, drift_period, hot, hot_radius, flops_per_cell;
   unsigned long seed;
   Pattern pattern;
@@ -307,7 +309,7 @@ static double cost_factor(const Options* o, const Block* b, const Imbalance* im,
 static void usage(FILE* f)
 {
   fprintf(f,
-          "usage: " APP " [--iters N] [--size CELLS] [--dims 2|3] [--pattern ondes3d|hotspot|uniform]\n"
+          "usage: " APP " [--iters N] [--size CELLS | --global-size CELLS] [--dims 2|3] [--pattern ondes3d|hotspot|uniform]\n"
           "       [--border X] [--geology SPREAD] [--drift AMP] [--drift-period P] [--hot AMP] [--hot-radius R]\n"
           "       [--seed S] [--flops-per-cell F] [--mode flops|real] [--report]\n");
 }
@@ -345,7 +347,7 @@ static const char* parse_double(const char* name, const char* text, double lo, d
 
 static const char* parse_options(int argc, char** argv, Options* o, char* err, size_t n)
 {
-  *o = (Options){.iters = 100, .size = 16384, .dims = 2, .border = 0.5, .geology = 0.05, .drift = 0.05,
+  *o = (Options){.iters = 100, .size = 16384, .global_size = 0, .dims = 2, .border = 0.5, .geology = 0.05, .drift = 0.05,
                  .drift_period = 100, .hot = 2.0, .hot_radius = 0.15, .flops_per_cell = 70000, .seed = 1,
                  .pattern = PATTERN_ONDES3D, .real_mode = 0, .report = 0, .help = 0};
   for (int a = 1; a < argc; ++a) {
@@ -362,7 +364,7 @@ static const char* parse_options(int argc, char** argv, Options* o, char* err, s
       snprintf(err, n, "unexpected argument '%s' (options are --name value)", key);
       return err;
     }
-    static const char* known[] = {"--iters", "--size", "--dims", "--border", "--geology", "--drift",
+    static const char* known[] = {"--iters", "--size", "--global-size", "--dims", "--border", "--geology", "--drift",
                                   "--drift-period", "--seed", "--flops-per-cell", "--pattern", "--mode", "--hot",
                                   "--hot-radius"};
     int found = 0;
@@ -383,6 +385,8 @@ static const char* parse_options(int argc, char** argv, Options* o, char* err, s
       bad = parse_long(key, val, 1, 1000000000L, &o->iters, err, n);
     else if (!strcmp(key, "--size"))
       bad = parse_long(key, val, 8, 100000000L, &o->size, err, n);
+    else if (!strcmp(key, "--global-size"))
+      bad = parse_long(key, val, 8, 1000000000000L, &o->global_size, err, n);
     else if (!strcmp(key, "--dims"))
       bad = parse_long(key, val, 2, 3, &o->dims, err, n);
     else if (!strcmp(key, "--seed")) {
@@ -461,6 +465,8 @@ int main(int argc, char** argv)
   }
   if (!o.real_mode)
     use_injected_cost();
+  if (o.global_size > 0)
+    o.size = o.global_size / size > 8 ? o.global_size / size : 8;
 
   Block b;
   block_init(&b, rank, size, (int)o.dims, cube_side(o.size, o.dims));

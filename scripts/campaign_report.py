@@ -50,15 +50,37 @@ def read_rows(path):
     return axes, rows, done
 
 
-def series_key(row, axes):
-    return ", ".join(f"{a}={row[a]}" for a in axes if a not in SIZE_AXES) or "all runs"
+def is_size_axis(axis, row):
+    """The x axis and repetitions: platform, np, seed, or a bundle ("platform=... np=...") setting one."""
+    if axis in SIZE_AXES:
+        return True
+    keys = {part.split("=", 1)[0] for part in row[axis].split(" ") if "=" in part}
+    return bool(keys & SIZE_AXES)
+
+
+def platform_kind(row, axes):
+    """haec-box, fat-tree, cluster, ... (or the file name) of the row's platform, if an axis sets it."""
+    for a in axes:
+        for part in row[a].split(" ") if a != "platform" else ["platform=" + row[a]]:
+            if part.startswith("platform="):
+                return part[len("platform="):].split(":", 1)[0]
+    return None
+
+
+def series_key(row, axes, kinds):
+    """Runs of one series differ only in size and seed; platforms of different kinds never share one."""
+    parts = [f"{a}={row[a]}" for a in axes if not is_size_axis(a, row)]
+    if len(kinds) > 1:
+        parts.insert(0, platform_kind(row, axes))
+    return ", ".join(parts) or "all runs"
 
 
 def plot_vs_nodes(done, axes, figure, label, path):
     series = {}
+    kinds = {platform_kind(r, axes) for r in done}
     for r in done:
         if r[figure] is not None:
-            series.setdefault(series_key(r, axes), {}).setdefault(r["nodes"], []).append(r[figure])
+            series.setdefault(series_key(r, axes, kinds), {}).setdefault(r["nodes"], []).append(r[figure])
     if not series:
         return False
     fig, ax = plt.subplots(figsize=(6.4, 4.2))

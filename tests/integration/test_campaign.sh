@@ -74,6 +74,22 @@ grep -q "4 runs, $kept already finished" resume.err || fail "resume: $(head -1 r
 [ "$(ls k/runs | grep -c tmp-)" -eq 0 ] || fail "staging directories left: $(ls k/runs)"
 cmp c/results.csv k/results.csv || fail "resumed campaign differs"
 
+# Bundles: an axis of objects varies several options together; the runs equal the product's.
+cat > bundle.json <<'EOF'
+{
+  "trace": "lu_like16/trace.txt",
+  "run": {"power": true},
+  "axes": {"machine": [{"platform": "cluster:2,preset=taurus", "map": "xyz"},
+                       {"platform": "cluster:4,preset=taurus", "map": "block-xyz"}]}
+}
+EOF
+"$haec" campaign run bundle.json --out b --jobs 2 2> bundle.err || fail "bundle campaign: $(cat bundle.err)"
+[ "$(grep -c '' b/results.csv)" -eq 3 ] || fail "bundle: results.csv has not 2 rows"
+[ "$(col b/results.csv machine 1)" = "platform=cluster:2,preset=taurus map=xyz" ] ||
+  fail "bundle cell: $(col b/results.csv machine 1)"
+[ "$(col b/results.csv makespan_s 1)" = "$(col c/results.csv makespan_s 2)" ] || fail "bundle row 1 differs from product row 2"
+[ "$(col b/results.csv makespan_s 2)" = "$(col c/results.csv makespan_s 3)" ] || fail "bundle row 2 differs from product row 3"
+
 # Failed runs: each one is reported with its log, none stops the others, the campaign exits 3.
 cat > failing.json <<EOF
 {"app": ["$build/bin/pingpong", "-5"], "run": {"np": 2}, "axes": {"platform": ["cluster:2", "cluster:3"]}}

@@ -77,6 +77,20 @@ TEST(PowerDefaults, ClusterNodeIsTaurus8)
   EXPECT_EQ(s.node.wattage_off, 10);
 }
 
+// cores= prices the node for that many cores: taurus-8's per-core d and static power (above), not
+// the default's all_cores figure spread over another core count.
+TEST(PowerDefaults, CoresKeyDerivesTheProfileForThatManyCores)
+{
+  auto p = profile_of(platform::parse_spec("fat-tree:2;4,4;1,2;1,2,cores=12"));
+  EXPECT_NEAR(p.watts(0, 12), 174.38, 1e-9);                     // taurus-8 itself at 12 cores
+  EXPECT_NEAR(p.watts(0, 6), 109.1872727 + 6 * 5.4327273, 1e-6); // 141.7836364 W
+  auto h = profile_of(platform::parse_spec("haec-box:2x2x2,cores=4"));
+  EXPECT_NEAR(h.watts(0, 4), 54.5936364 + 4 * 5.4327273, 1e-6);  // 76.3245455 W
+  auto c = profile_of(platform::parse_spec("cluster:2,cores=16,wattage-off=7"));
+  EXPECT_NEAR(c.watts(0, 16), 109.1872727 + 16 * 5.4327273, 1e-6);
+  EXPECT_EQ(c.off_watts(), 7);
+}
+
 TEST(PowerDefaults, KeysReplaceTheProfile)
 {
   auto s = platform::parse_spec("haec-box:2x2x1,speeds=2Gf/1Gf,wattage=10:20:50/8:15:30,wattage-off=1");

@@ -58,9 +58,20 @@ struct Reader {
     fail("'" + key + "' value " + v.dump() + " is not a non-empty string or a number", "give a string or a number");
   }
 
-  // The haec run arguments one option value gives.
+  // The haec run arguments one option value gives. An object is a bundle of options that vary
+  // together (e.g. a platform and its rank count); its axis name is then only a label.
   void add_option(const std::string& key, const json& v, std::vector<std::string>& args) const
   {
+    if (v.is_object()) {
+      if (v.empty())
+        fail("'" + key + "' has an empty bundle {}", "give the options it sets, e.g. {\"platform\": ..., \"np\": 16}");
+      for (const auto& [k, x] : v.items()) {
+        if (x.is_object())
+          fail("'" + key + "' bundle nests an object under '" + k + "'", "give option values, not objects");
+        add_option(k, x, args);
+      }
+      return;
+    }
     if (flag_options.count(key)) {
       if (!v.is_boolean())
         fail("'" + key + "' value " + v.dump() + " is not true or false", "give true or false");
@@ -80,7 +91,7 @@ struct Reader {
       return;
     }
     if (!value_options.count(key))
-      fail("unknown option '" + key + "'", "use one of " + option_list() + " or cfg:KEY");
+      fail("unknown option '" + key + "'", "use one of " + option_list() + " or cfg:KEY, or give the axis bundles such as {\"platform\": ..., \"np\": 16}");
     std::string s = scalar(v, key);
     if (file_options.count(key))
       s = path_value(s);
@@ -188,9 +199,15 @@ std::vector<std::pair<std::string, json>> read_axes(const Reader& r, const json&
   return axes;
 }
 
+// An axis value as results.csv shows it; a bundle as key=value pairs.
 std::string axis_text(const json& v)
 {
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  if (!v.is_object())
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  std::string s;
+  for (const auto& [k, x] : v.items())
+    s += (s.empty() ? "" : " ") + k + "=" + axis_text(x);
+  return s;
 }
 
 } // namespace

@@ -534,6 +534,19 @@ void drop_default_power_if_stale(PlatformSpec& s, const std::set<std::string>& k
     s.node.wattage_off = -1;
 }
 
+// cores= on a kind whose default profile is derived per core from taurus-8: the profile is derived
+// again for that many cores (SimGrid's all_cores figure is per node, so keeping the default's would
+// price each core at the wrong wattage). A wattage= or a cluster preset's calibration stays as given.
+void rederive_default_power_for_cores(PlatformSpec& s, const std::set<std::string>& keys)
+{
+  if (!keys.count("cores") || keys.count("wattage") || (keys.count("preset") && s.kind == Kind::Cluster))
+    return;
+  const double off = s.node.wattage_off;
+  apply_taurus8_derived(s.node, s.node.cores, s.kind == Kind::HaecBox ? 0.5 : 1.0);
+  if (keys.count("wattage-off"))
+    s.node.wattage_off = off;
+}
+
 // key=value with a key of this kind, given once.
 std::pair<std::string, std::string> key_value(const std::string& item, Kind kind, const std::vector<std::string>& valid,
                                               std::set<std::string>& seen, const std::string& spec)
@@ -593,6 +606,7 @@ PlatformSpec parse_spec(const std::string& spec)
     if (speed_keys > 1)
       throw InputError(spec, "both speed= and speeds= given", "use speed= for one pstate or speeds= for several");
   }
+  rederive_default_power_for_cores(s, seen);
   drop_default_power_if_stale(s, seen);
   validate(s, spec);
   return s;
