@@ -12,6 +12,7 @@
 #include <xbt/config.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -128,10 +129,20 @@ void build_rank_tables()
       c.ranks_on_host[actor->get_host()].push_back(std::atoi(rank));
 }
 
+// SimGrid's SIGINT handler calls exit(1): static destructors and its atexit shutdown free the
+// engine while actors still run (with thread contexts, on other threads: a use-after-free that
+// AddressSanitizer reports). An interrupted run's figures are worthless anyway, so SIGINT ends the
+// simulator at once, as SIGTERM does; haec run reports the interruption and removes its staging.
+void die_at_once_on_sigint()
+{
+  std::signal(SIGINT, SIG_DFL);
+}
+
 struct Registration {
   Registration()
   {
     declare_flags();
+    sg4::Engine::on_platform_created_cb(die_at_once_on_sigint); // after SimGrid installed its own
     sg4::Engine::on_platform_created_cb(start_run);
     bus().rank_migrated.subscribe([](const RankMigrated& m) { // keeps sole_rank_on right
       Context& c = context();
