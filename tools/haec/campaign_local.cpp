@@ -44,15 +44,31 @@ bool run_finished(const CampaignPlan& p, size_t i)
 
 namespace {
 
-volatile std::sig_atomic_t interrupted = 0;
-void on_signal(int sig)
-{
-  interrupted = sig;
-}
-
 using Clock = std::chrono::steady_clock;
 
-pid_t spawn_run(const CampaignPlan& p, size_t i)
+// SIGINT, SIGTERM and SIGCHLD are blocked and taken with sigtimedwait: the loop wakes the moment a
+// run ends or the user interrupts (a sleeping poll left a core idle between short runs).
+struct BlockedSignals {
+  sigset_t set{}, before{};
+  BlockedSignals()
+  {
+    sigemptyset(&set);
+    for (int s : {SIGINT, SIGTERM, SIGCHLD})
+      sigaddset(&set, s);
+    sigprocmask(SIG_BLOCK, &set, &before);
+  }
+  ~BlockedSignals() { sigprocmask(SIG_SETMASK, &before, nullptr); }
+  // The next of them (0 after a second without any: a safety net, nothing is lost by it).
+  int wait() const
+  {
+    siginfo_t info;
+    const timespec second{1, 0};
+    const int sig = sigtimedwait(&set, &info, &second);
+    return sig < 0 ? 0 : sig;
+  }
+};
+
+pid_t spawn_run(const CampaignPlan& p, size_t i, const sigset_t& child_mask)
 {
   const auto argv = run_argv(p, i);
   std::ofstream(log_path(p, i)) << "# " << shell_line({}, argv) << "\n";
@@ -63,8 +79,9 @@ pid_t spawn_run(const CampaignPlan& p, size_t i)
   posix_spawn_file_actions_addchdir_np(&files, p.campaign.workdir.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setsigmask(&attr, &child_mask); // the run sees the signal mask haec was given
   std::vector<char*> args;
   for (const auto& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
@@ -126,6 +143,16 @@ void report_failure(const CampaignPlan& p, size_t i, int status)
                p.campaign.runs[i].id.c_str(), how.c_str(), log_path(p, i).c_str());
 }
 
+// Records how run i ended (its child reaped with this status).
+void end_run(CampaignPlan& p, size_t i, int status, Progress& bar)
+{
+  const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && run_finished(p, i);
+  p.states[i]   = ok ? RunState::done : RunState::failed;
+  ++(ok ? bar.done : bar.failed);
+  if (!ok)
+    report_failure(p, i, status);
+}
+
 } // namespace
 
 int run_local(CampaignPlan& p, int jobs)
@@ -138,15 +165,15 @@ int run_local(CampaignPlan& p, int jobs)
   Progress bar;
   bar.total = queue.size();
   bar.jobs  = jobs;
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  const BlockedSignals signals;
   std::map<pid_t, size_t> running;
   std::map<pid_t, Clock::time_point> started;
-  size_t next = 0;
+  size_t next     = 0;
+  int interrupted = 0;
   while ((next < queue.size() || !running.empty()) && !interrupted) {
     while (next < queue.size() && running.size() < static_cast<size_t>(jobs)) {
-      const size_t i = queue[next++];
-      const pid_t pid = spawn_run(p, i);
+      const size_t i  = queue[next++];
+      const pid_t pid = spawn_run(p, i, signals.before);
       if (pid < 0) {
         p.states[i] = RunState::failed;
         ++bar.failed;
@@ -158,20 +185,23 @@ int run_local(CampaignPlan& p, int jobs)
     }
     bar.running = running.size();
     bar.show();
-    int status      = 0;
-    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid <= 0 || !running.count(pid)) {
-      ::usleep(100 * 1000);
-      continue;
+    int status = 0;
+    pid_t pid  = 0;
+    bool ended = false;
+    while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+      auto it = running.find(pid);
+      if (it == running.end())
+        continue;
+      bar.run_seconds += std::chrono::duration<double>(Clock::now() - started[pid]).count();
+      end_run(p, it->second, status, bar);
+      running.erase(it);
+      ended = true;
     }
-    const size_t i = running[pid];
-    bar.run_seconds += std::chrono::duration<double>(Clock::now() - started[pid]).count();
-    running.erase(pid);
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && run_finished(p, i);
-    p.states[i]   = ok ? RunState::done : RunState::failed;
-    ++(ok ? bar.done : bar.failed);
-    if (!ok)
-      report_failure(p, i, status);
+    if (!ended && !running.empty()) {
+      const int sig = signals.wait();
+      if (sig == SIGINT || sig == SIGTERM)
+        interrupted = sig;
+    }
   }
   bar.running = running.size();
   bar.show(true);
@@ -180,8 +210,6 @@ int run_local(CampaignPlan& p, int jobs)
     std::fprintf(stderr, "haec: campaign interrupted; finished runs are kept, run the same command again to resume\n");
     return interrupted == SIGINT ? 130 : 143;
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   return 0;
 }
 

@@ -71,7 +71,7 @@ bool looks_like_maplib(const std::string& text)
 
 // The matrix for -np ranks: traffic_matrix.csv and TI traces name the ranks that talk (1 + the
 // largest seen), so silent ranks are padded; a MapLib matrix states its size, which must be -np.
-mapping::CommMatrix matrix_for(const std::string& path, int ranks)
+mapping::CommMatrix read_padded_matrix(const std::string& path, int ranks)
 {
   mapping::CommMatrix m = read_comm_matrix(path);
   const bool sized      = looks_like_maplib(read_file(path, "--traffic"));
@@ -90,6 +90,16 @@ mapping::CommMatrix matrix_for(const std::string& path, int ranks)
       padded.bytes[static_cast<size_t>(s) * ranks + d]    = m.byte_count(s, d);
     }
   return padded;
+}
+
+// A campaign places every run in one process, most of them with the same traffic: read it once.
+const mapping::CommMatrix& matrix_for(const std::string& path, int ranks)
+{
+  static std::map<std::pair<std::string, int>, mapping::CommMatrix> read;
+  auto it = read.find({path, ranks});
+  if (it == read.end())
+    it = read.emplace(std::make_pair(path, ranks), read_padded_matrix(path, ranks)).first;
+  return it->second;
 }
 
 mapping::AutoObjective parse_objective(const std::string& text)
