@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_start.h"
 #include "cost_injection.h"
 
 #define APP "bt_like"
@@ -238,18 +239,10 @@ int main(int argc, char** argv)
 
   Options o;
   char err[256];
-  if (!parse_options(argc, argv, &o, err, sizeof err)) {
-    if (rank == 0)
-      fprintf(stderr, APP ": error: %s\n", err);
-    MPI_Finalize();
-    return 2;
-  }
-  if (o.help) {
-    if (rank == 0)
-      usage(stdout);
-    MPI_Finalize();
-    return 0;
-  }
+  const char* error = parse_options(argc, argv, &o, err, sizeof err) ? NULL : err;
+  const int early   = end_after_options(APP, rank, error, o.help, usage);
+  if (early >= 0)
+    return early;
   if (!o.real_mode)
     use_injected_cost();
 

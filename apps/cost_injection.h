@@ -1,4 +1,4 @@
-/* Cost injection shared by the benchmark apps (bt_like, stencil_imbalance).
+/* Cost injection shared by the apps (bt_like, stencil_imbalance, ring_allreduce, trace_patterns).
  *
  * --mode flops (the apps' default) under SMPI charges exactly the given flops with
  * smpi_execute_flops, SMPI's application call (declared by smpicc's mpi.h). SMPI also charges the

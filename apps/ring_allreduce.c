@@ -15,27 +15,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cost_injection.h"
+
 #define RING 64
 #define SWAP 16
-
-volatile double ring_allreduce_sink; /* keeps the plain-MPI computation loop */
-
-static void compute(double flops)
-{
-#ifdef SMPI_H
-  smpi_execute_flops(flops);
-#else
-  double x = 0;
-  for (long i = 0; i < (long)(flops / 2); ++i)
-    x += 1e-9 * (double)i;
-  ring_allreduce_sink = x;
-#endif
-}
 
 int main(int argc, char** argv)
 {
   int rank = 0, size = 1;
   MPI_Init(&argc, &argv);
+  use_injected_cost(); /* smpi_execute_flops under SMPI, a real loop elsewhere */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int iterations = argc > 1 ? atoi(argv[1]) : 6;
@@ -53,14 +42,14 @@ int main(int argc, char** argv)
   MPI_Request ring[2], pair[4];
   MPI_Status status;
   for (int it = 1; it <= iterations; ++it) {
-    compute(20000.0 * (rank + 1));
+    charge(20000.0 * (rank + 1));
     for (int i = 0; i < RING; ++i)
       out[i] = rank + it + i;
     MPI_Irecv(in, RING, MPI_DOUBLE, left, 10, MPI_COMM_WORLD, &ring[0]);
     MPI_Isend(out, RING, MPI_DOUBLE, right, 10, MPI_COMM_WORLD, &ring[1]);
     MPI_Waitall(2, ring, MPI_STATUSES_IGNORE);
     checksum += (long)in[RING - 1];
-    compute(5000.0);
+    charge(5000.0);
     for (int i = 0; i < SWAP; ++i)
       mine[i] = rank * it + i;
     theirs[0] = 0;
@@ -74,7 +63,7 @@ int main(int argc, char** argv)
       }
     } else {
       int v = rank + it;
-      compute(1000.0 * (size - rank)); /* arrive in reverse rank order */
+      charge(1000.0 * (size - rank)); /* arrive in reverse rank order */
       MPI_Send(&v, 1, MPI_INT, 0, 30, MPI_COMM_WORLD);
     }
     MPI_Irecv(&from_left, 1, MPI_INT, left, 40, MPI_COMM_WORLD, &pair[0]);

@@ -22,21 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost_injection.h"
+
 #define N_A2A 64 /* ints per rank pair in the all-to-all */
-
-volatile double trace_patterns_sink; /* keeps the plain-MPI computation loop */
-
-static void compute(double flops)
-{
-#ifdef SMPI_H
-  smpi_execute_flops(flops);
-#else
-  double x = 0;
-  for (long i = 0; i < (long)(flops / 2); ++i)
-    x += 1e-9 * (double)i;
-  trace_patterns_sink = x;
-#endif
-}
 
 static int rma(int rank, int size)
 {
@@ -57,6 +45,7 @@ int main(int argc, char** argv)
 {
   int rank = 0, size = 1;
   MPI_Init(&argc, &argv);
+  use_injected_cost(); /* smpi_execute_flops under SMPI, a real loop elsewhere */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc > 1 && !strcmp(argv[1], "rma")) {
@@ -94,15 +83,15 @@ int main(int argc, char** argv)
         MPI_Request r;
         MPI_Status st;
         MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, wild, &r);
-        compute(2e5);
+        charge(2e5);
         MPI_Wait(&r, &st);
         checksum = checksum * 7 + st.MPI_SOURCE * 100 + st.MPI_TAG + v;
       }
     } else {
       int v = rank + round;
-      compute(1e6 * (size - rank));
+      charge(1e6 * (size - rank));
       MPI_Send(&v, 1, MPI_INT, 0, 5, wild);
-      compute(3e5 * (size - rank));
+      charge(3e5 * (size - rank));
       MPI_Send(&v, 1, MPI_INT, 0, 10 + rank, wild);
     }
 
@@ -111,7 +100,7 @@ int main(int argc, char** argv)
     MPI_Request recv[2], send[2];
     MPI_Irecv(&from_left, 1, MPI_INT, left, 20, MPI_COMM_WORLD, &recv[0]);
     MPI_Irecv(&from_right, 1, MPI_INT, right, 21, MPI_COMM_WORLD, &recv[1]);
-    compute(1e5 * (rank + 1));
+    charge(1e5 * (rank + 1));
     MPI_Isend(&out, 1, MPI_INT, right, 20, MPI_COMM_WORLD, &send[0]);
     MPI_Isend(&out, 1, MPI_INT, left, 21, MPI_COMM_WORLD, &send[1]);
     MPI_Waitall(2, send, MPI_STATUSES_IGNORE);
@@ -126,7 +115,7 @@ int main(int argc, char** argv)
     int payload[256];
     for (int i = 0; i < 256; ++i)
       payload[i] = rank + i;
-    compute(5e4 * (size - rank));
+    charge(5e4 * (size - rank));
     MPI_Send(payload, 256, MPI_INT, right, 30, MPI_COMM_WORLD);
     MPI_Send(payload, 256, MPI_INT, left, 31, MPI_COMM_WORLD);
     for (int k = 0; k < 2; ++k) {
@@ -137,7 +126,7 @@ int main(int argc, char** argv)
     int token = 0, flag = 0;
     MPI_Request t;
     if (rank == 0) {
-      compute(4e5);
+      charge(4e5);
       token = 42 + round;
       MPI_Send(&token, 1, MPI_INT, 1, 40, MPI_COMM_WORLD);
     } else if (rank == 1) {
@@ -152,7 +141,7 @@ int main(int argc, char** argv)
     MPI_Ialltoall(a2a_send, N_A2A, MPI_INT, a2a_recv, N_A2A, MPI_INT, MPI_COMM_WORLD, &coll[0]);
     MPI_Iallreduce(&sum_in, &sum_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &coll[1]);
     MPI_Ibcast(&bc, 1, MPI_INT, 0, MPI_COMM_WORLD, &coll[2]);
-    compute(3e5 + 1e5 * rank);
+    charge(3e5 + 1e5 * rank);
     MPI_Waitall(3, coll, MPI_STATUSES_IGNORE);
     checksum += sum_out + bc + a2a_recv[N_A2A * (size - 1)];
     MPI_Request barrier;

@@ -10,6 +10,7 @@
 # starting processes and loading SimGrid is most of a run).
 #   bench/campaign_parallel.sh BUILD_DIR [PAIRS=5] [JOBS=nproc] [ITERATIONS=40]
 set -euo pipefail
+source "$(cd "$(dirname "$0")" && pwd)/timing.sh" # measure, median, col
 build="$(cd "${1:-build}" && pwd)"
 pairs="${2:-5}"
 jobs="${3:-$(nproc)}"
@@ -44,14 +45,6 @@ PY
 [ "$(grep -c '' sequence.sh)" -eq 32 ] || { echo "FAIL: expected 32 runs"; exit 1; }
 sequence() { rm -rf seq && mkdir -p seq/runs && bash sequence.sh; }
 campaign() { rm -rf camp && "$haec" campaign run bench.json --out camp --jobs "$1"; }
-measure() { # NAME COMMAND...: appends "wall cpu" to NAME.times
-  local name=$1 TIMEFORMAT='%R %U %S'
-  shift
-  { time "$@" > /dev/null 2>&1; } 2> t.txt
-  awk '{print $1, $2 + $3}' t.txt >> "$name.times"
-}
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-col() { awk -v c="$2" '{print $c}' "$1.times" | median; }
 for ((p = 0; p < pairs; p++)); do
   measure sequence sequence
   measure campaign-jobs-$jobs campaign "$jobs"

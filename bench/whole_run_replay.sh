@@ -10,6 +10,7 @@
 # With CALLGRIND=1 also the instructions the simulator executes (repeatable on a busy machine).
 #   [BASELINE_BUILD=DIR] [CALLGRIND=1] bench/whole_run_replay.sh BUILD_DIR [RANKS=64] [ITERATIONS=20] [PAIRS=5]
 set -euo pipefail
+source "$(cd "$(dirname "$0")" && pwd)/timing.sh" # measure, median, col
 build="$(cd "${1:-build}" && pwd)"
 ranks="${2:-64}"
 iterations="${3:-20}"
@@ -42,15 +43,6 @@ haec_run() { # BUILD: the whole haec command
   rm -rf hout
   "$1/bin/haec" run --platform cluster.xml --hostfile hostfile --replay trace/lu.txt --link dor --out hout --quiet
 }
-# measure NAME COMMAND...: appends "wall cpu" to NAME.times (bash's time: the command and its children)
-measure() {
-  local name=$1 TIMEFORMAT='%R %U %S'
-  shift
-  { time "$@" > /dev/null 2>&1; } 2> t.txt
-  awk '{print $1, $2 + $3}' t.txt >> "$name.times"
-}
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-col() { awk -v c="$2" '{print $c}' "$1.times" | median; }
 report() { # A B: median wall and CPU of both, and the ratios B / A
   printf '  %-28s wall %.3f s  CPU %.3f s\n' "$1" "$(col "$1" 1)" "$(col "$1" 2)"
   printf '  %-28s wall %.3f s  CPU %.3f s\n' "$2" "$(col "$2" 1)" "$(col "$2" 2)"

@@ -15,7 +15,7 @@ import json
 import os
 import subprocess
 
-from experiment_common import fresh_directory, programs, run as common_run
+from experiment_common import fresh_directory, idle_table, programs, run as common_run, write_summary
 
 
 def run(cmd):
@@ -97,20 +97,9 @@ def main():
         lines.append(f"Balancing plus DVFS: {best['strategy']} every {best['k']} with the {combo['governor']} governor saves a further "
                      f"{extra:.2f} % over balancing alone (makespan {100 * (combo['makespan'] / best['makespan'] - 1):+.2f} %).")
     for r in [base, best] + ([combo] if combo else []):
-        lines.append("")
-        lines.append(f"Idle time per host, {r['name']}:\n")
-        lines.append("| host | idle (s) | idle % |")
-        lines.append("|---|---|---|")
-        for h in r["hosts"]:
-            lines.append(f"| {h['host']} | {float(h['idle_s']):.3f} | {float(h['idle_pct']):.2f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    with open(os.path.join(out, "summary.md"), "w") as f:
-        f.write(text)
-    with open(os.path.join(out, "table.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["strategy", "k", "makespan_s", "makespan_pct", "energy_j", "saving_pct", "migrations"])
-        w.writerows(table)
+        lines += idle_table(r["name"], r["hosts"], 3)
+    write_summary(out, lines, ["strategy", "k", "makespan_s", "makespan_pct", "energy_j", "saving_pct",
+                               "migrations"], table)
 
 
 if __name__ == "__main__":

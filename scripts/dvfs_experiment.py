@@ -16,7 +16,7 @@ import json
 import os
 import subprocess
 
-from experiment_common import fresh_directory, programs, run
+from experiment_common import fresh_directory, idle_table, programs, run, write_summary
 
 GOVERNORS = ["performance", "powersave", "ondemand", "conservative", "adagio", "adagio-improved", "lagrange", "mix"]
 
@@ -79,20 +79,9 @@ def main():
     candidates = [g for g in rows if g != "performance" and rows[g]["makespan"] <= base["makespan"] * 1.01]
     best = min(candidates, key=lambda g: rows[g]["energy"]) if candidates else "performance"
     for g in ["performance", best]:
-        lines.append("")
-        lines.append(f"Idle time per host, {g}:\n")
-        lines.append("| host | idle (s) | idle % |")
-        lines.append("|---|---|---|")
-        for h in rows[g]["hosts"]:
-            lines.append(f"| {h['host']} | {float(h['idle_s']):.6f} | {float(h['idle_pct']):.2f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    with open(os.path.join(out, "summary.md"), "w") as f:
-        f.write(text)
-    with open(os.path.join(out, "table.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["governor", "makespan_s", "makespan_pct", "energy_j", "saving_pct", "fraction_of_optimum", "switches"])
-        w.writerows(table)
+        lines += idle_table(g, rows[g]["hosts"], 6)
+    write_summary(out, lines, ["governor", "makespan_s", "makespan_pct", "energy_j", "saving_pct",
+                               "fraction_of_optimum", "switches"], table)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """What the experiment scripts (dvfs_experiment.py, balance_experiment.py) share: the build's
-programs, a fresh output directory, and running a command as it is shown."""
+programs, a fresh output directory, running a command as it is shown, and writing the summary."""
+import csv
 import os
 import shutil
 import subprocess
@@ -27,3 +28,23 @@ def fresh_directory(path, force, script):
         shutil.rmtree(out)
     os.makedirs(out)
     return out
+
+
+def idle_table(name, hosts, digits):
+    """The per-host idle table of one run, as summary.md lines."""
+    lines = ["", f"Idle time per host, {name}:\n", "| host | idle (s) | idle % |", "|---|---|---|"]
+    for h in hosts:
+        lines.append(f"| {h['host']} | {float(h['idle_s']):.{digits}f} | {float(h['idle_pct']):.2f} |")
+    return lines
+
+
+def write_summary(out, lines, header, table):
+    """Prints the summary and writes it (summary.md) and its table (table.csv) into `out`."""
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "table.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(table)

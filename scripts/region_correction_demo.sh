@@ -24,7 +24,7 @@ stage="$work/out"
 mkdir -p "$stage"/{real,smpi_before,smpi_after}
 app_args=(--iters "$iters" --mode real)
 # The same relative source path in both builds: the region keys carry file basenames and lines.
-cp "$src/apps/bt_like.c" "$src/apps/cost_injection.h" "$work/"
+cp "$src/apps/bt_like.c" "$src/apps/cost_injection.h" "$src/apps/app_start.h" "$work/"
 (cd "$work" && mpicc -O2 -include "$src/calibration/regions/haec_regions.h" bt_like.c \
    "$src/calibration/regions/region_recorder.c" -lm -o bt_real)
 (cd "$work" && smpicc -O2 -include "$src/calibration/regions/haec_regions.h" bt_like.c \

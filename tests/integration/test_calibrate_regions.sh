@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 
-cp "$source_dir/apps/bt_like.c" "$source_dir/apps/cost_injection.h" .
+cp "$source_dir/apps/bt_like.c" "$source_dir/apps/cost_injection.h" "$source_dir/apps/app_start.h" .
 smpicc -O2 -include "$source_dir/calibration/regions/haec_regions.h" bt_like.c \
   "$source_dir/calibration/regions/region_recorder.c" -lm -o bt 2> smpicc.log || { cat smpicc.log; fail "smpicc"; }
 run() { # record_dir extra...
