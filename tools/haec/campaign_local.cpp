@@ -58,12 +58,12 @@ struct BlockedSignals {
     sigprocmask(SIG_BLOCK, &set, &before);
   }
   ~BlockedSignals() { sigprocmask(SIG_SETMASK, &before, nullptr); }
-  // The next of them (0 after a second without any: a safety net, nothing is lost by it).
-  int wait() const
+  // The next of them, waiting at most `seconds` (0 when none came: nothing is lost by it).
+  int wait(int seconds) const
   {
     siginfo_t info;
-    const timespec second{1, 0};
-    const int sig = sigtimedwait(&set, &info, &second);
+    const timespec limit{seconds, 0};
+    const int sig = sigtimedwait(&set, &info, &limit);
     return sig < 0 ? 0 : sig;
   }
 };
@@ -197,11 +197,10 @@ int run_local(CampaignPlan& p, int jobs)
       running.erase(it);
       ended = true;
     }
-    if (!ended && !running.empty()) {
-      const int sig = signals.wait();
-      if (sig == SIGINT || sig == SIGTERM)
-        interrupted = sig;
-    }
+    // Sleep only while runs are going and none has just ended; an interrupt is seen either way.
+    const int sig = signals.wait(ended || running.empty() ? 0 : 1);
+    if (sig == SIGINT || sig == SIGTERM)
+      interrupted = sig;
   }
   bar.running = running.size();
   bar.show(true);
