@@ -17,6 +17,7 @@
 #include "run_options.hpp"
 #include "simgrid_child.hpp"
 #include "ti_check.hpp"
+#include "trace_check_cache.hpp"
 #include "units.hpp"
 
 #include <nlohmann/json.hpp>
@@ -148,7 +149,7 @@ void check_trace_once(const std::string& trace, int ranks)
   static std::set<std::pair<std::string, int>> checked;
   if (checked.count({trace, ranks}))
     return;
-  trace::check_ti_trace(trace, ranks);
+  check_trace_cached(trace, ranks);
   checked.insert({trace, ranks});
 }
 

@@ -1,0 +1,15 @@
+// Remembers which traces passed haec run's pre-run check, so that replaying the same unchanged trace
+// again (a campaign, a benchmark, a study) does not check every line again.
+#pragma once
+
+#include <string>
+
+namespace haec::cli {
+
+// Checks the TI trace `list` for a replay of `ranks` ranks (trace::check_ti_trace), unless the same
+// files (paths, sizes, modification times) passed for that rank count before. Results are kept in
+// $XDG_CACHE_HOME/haec/trace-checks (else ~/.cache/...); a cache that cannot be read or written is
+// ignored and the trace is checked. HAEC_TRACE_CHECK_CACHE=off turns it off.
+void check_trace_cached(const std::string& list, int ranks);
+
+} // namespace haec::cli
