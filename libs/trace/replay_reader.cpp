@@ -50,6 +50,15 @@ void split(const std::string& line, std::vector<std::string>& action)
 
 } // namespace
 
+std::vector<std::string> replay_fields(std::string line)
+{
+  trim(line);
+  std::vector<std::string> fields;
+  if (!line.empty())
+    split(line, fields);
+  return fields;
+}
+
 bool next_replay_action(std::istream& in, std::string& line, std::vector<std::string>& action)
 {
   do {

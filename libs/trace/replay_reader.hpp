@@ -16,4 +16,9 @@ namespace haec::trace {
 // line without its newline is read but reported as the end, as SimGrid drops it.
 bool next_replay_action(std::istream& in, std::string& line, std::vector<std::string>& action);
 
+// The fields the replay reads from one line, tokenised as above (trimmed, split at spaces and
+// tabs); none for a blank line. The pre-run check (ti_check.hpp) reads lines with it, so that it
+// sees exactly the fields the replay will.
+std::vector<std::string> replay_fields(std::string line);
+
 } // namespace haec::trace

@@ -5,6 +5,7 @@
 
 #include "atomic_file.hpp"
 #include "input_error.hpp"
+#include "replay_reader.hpp"
 #include "ti_program.hpp"
 
 #include <cerrno>
@@ -86,24 +87,6 @@ bool is_int(const std::string& s, long long& v)
   return true;
 }
 
-// The line's fields, split at blanks (an istringstream did the same at several times the cost:
-// this runs on every line of every trace before each replay).
-std::vector<std::string> split(const std::string& line)
-{
-  std::vector<std::string> f;
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; };
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && blank(line[i]))
-      ++i;
-    const size_t start = i;
-    while (i < line.size() && !blank(line[i]))
-      ++i;
-    if (i > start)
-      f.emplace_back(line, start, i - start);
-  }
-  return f;
-}
 
 const char* kRecord = "record the trace with `haec trace record` (libs/trace/README.md)";
 const char* kRepair = "rewrite it with `haec trace repair TRACE --out FIXED` or record it with `haec trace record`";
@@ -308,7 +291,7 @@ void scan_text(const std::string& text, const std::string& file, int rank, int r
     start                  = end + 1;
     if (line.find('\0') != std::string::npos)
       throw InputError(at, "NUL byte in the line", "the trace is corrupt");
-    auto f = split(line);
+    auto f = replay_fields(line);
     if (f.empty() || f[0][0] == '#')
       continue;
     check_line(f, at, rank, ranks);
@@ -325,7 +308,7 @@ void scan_text(const std::string& text, const std::string& file, int rank, int r
 
 std::vector<std::string> split_fields(const std::string& line)
 {
-  return split(line);
+  return replay_fields(line);
 }
 
 void check_ti_line(const std::vector<std::string>& fields, const std::string& at, int rank, int ranks)
@@ -377,7 +360,7 @@ std::vector<std::string> ti_rank_files(const std::string& list_path)
   size_t lineno = 0;
   while (std::getline(in, line)) {
     ++lineno;
-    auto f = split(line);
+    auto f = replay_fields(line);
     if (f.empty())
       continue;
     if (f.size() > 1) // an action: the list is itself a trace
