@@ -125,11 +125,16 @@ struct Progress {
   }
 };
 
-void stop_children(const std::map<pid_t, size_t>& running)
+struct RunningRun {
+  size_t run;              // index in the campaign
+  Clock::time_point start; // for the ETA
+};
+
+void stop_children(const std::map<pid_t, RunningRun>& running)
 {
-  for (const auto& [pid, i] : running)
+  for (const auto& [pid, run] : running)
     ::kill(-pid, SIGTERM);
-  for (const auto& [pid, i] : running) {
+  for (const auto& [pid, run] : running) {
     int status = 0;
     ::waitpid(pid, &status, 0);
   }
@@ -166,8 +171,7 @@ int run_local(CampaignPlan& p, int jobs)
   bar.total = queue.size();
   bar.jobs  = jobs;
   const BlockedSignals signals;
-  std::map<pid_t, size_t> running;
-  std::map<pid_t, Clock::time_point> started;
+  std::map<pid_t, RunningRun> running;
   size_t next     = 0;
   int interrupted = 0;
   while ((next < queue.size() || !running.empty()) && !interrupted) {
@@ -180,8 +184,7 @@ int run_local(CampaignPlan& p, int jobs)
         report_failure(p, i, 127 << 8);
         continue;
       }
-      running[pid] = i;
-      started[pid] = Clock::now();
+      running[pid] = {i, Clock::now()};
     }
     bar.running = running.size();
     bar.show();
@@ -192,8 +195,8 @@ int run_local(CampaignPlan& p, int jobs)
       auto it = running.find(pid);
       if (it == running.end())
         continue;
-      bar.run_seconds += std::chrono::duration<double>(Clock::now() - started[pid]).count();
-      end_run(p, it->second, status, bar);
+      bar.run_seconds += std::chrono::duration<double>(Clock::now() - it->second.start).count();
+      end_run(p, it->second.run, status, bar);
       running.erase(it);
       ended = true;
     }
