@@ -1,5 +1,8 @@
 #include "text.hpp"
 
+#include <cstdint>
+#include <cstdio>
+
 namespace haec::text {
 
 std::vector<std::string> split(const std::string& text, char sep)
@@ -38,6 +41,16 @@ std::vector<std::string> split_ws(const std::string& s)
       out.push_back(s.substr(b, i - b));
   }
   return out;
+}
+
+std::string fnv1a_hex(const std::string& text)
+{
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text)
+    h = (h ^ c) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
 }
 
 std::vector<std::string> split_lines(const std::string& text)

@@ -13,6 +13,9 @@ std::string trim(const std::string& s);
 std::vector<std::string> split_ws(const std::string& s);
 // The lines of `text`, without their '\n' (and a Windows '\r'); no last empty line.
 std::vector<std::string> split_lines(const std::string& text);
+// 64-bit FNV-1a of `text` as 16 hex digits: a stable short name for a longer key (run ids, cache
+// entries), not a cryptographic hash.
+std::string fnv1a_hex(const std::string& text);
 
 } // namespace haec::text
 

@@ -1,6 +1,7 @@
 #include "campaign_file.hpp"
 #include "atomic_file.hpp"
 #include "input_error.hpp"
+#include "text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -151,16 +152,6 @@ std::string slug(const std::string& s)
   return out;
 }
 
-std::string fnv_hex(const std::string& s)
-{
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s)
-    h = (h ^ c) * 1099511628211ull;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return std::string(buf, 8);
-}
-
 // Readable and stable: the axis values, then a hash of everything that defines the run.
 std::string run_id(const CampaignRun& run, const std::string& fixed)
 {
@@ -169,7 +160,7 @@ std::string run_id(const CampaignRun& run, const std::string& fixed)
     name += (name.empty() ? "" : "_") + slug(value);
     key += '\0' + axis + '=' + value;
   }
-  return name.substr(0, 60) + "-" + fnv_hex(key);
+  return name.substr(0, 60) + "-" + text::fnv1a_hex(key).substr(0, 8);
 }
 
 const size_t kMaxRuns = 100000; // a campaign of more runs is a mistake, not a study

@@ -16,7 +16,6 @@
 #include "run_description.hpp"
 #include "run_options.hpp"
 #include "simgrid_child.hpp"
-#include "ti_check.hpp"
 #include "trace_check_cache.hpp"
 #include "units.hpp"
 
@@ -142,17 +141,6 @@ void check_power_profiles(const RunOptions& o, const ResolvedPlatform& platform)
                                      : "give every host a wattage_per_state property (idle:epsilon:all_cores per pstate)");
 }
 
-// A campaign checks every run in one process, most of them on the same trace: once is enough
-// (the files do not change while the campaign is being checked).
-void check_trace_once(const std::string& trace, int ranks)
-{
-  static std::set<std::pair<std::string, int>> checked;
-  if (checked.count({trace, ranks}))
-    return;
-  check_trace_cached(trace, ranks);
-  checked.insert({trace, ranks});
-}
-
 // Everything checked before the disk is touched.
 Plan prepare(RunOptions& o)
 {
@@ -173,7 +161,7 @@ Plan prepare(RunOptions& o)
   // Every line of every rank file before anything uses it (libs/trace/README.md): a bad peer is
   // the trace's fault, not the mapping's.
   if (!p.trace.empty())
-    check_trace_once(p.trace, o.place.ranks);
+    check_trace_cached(p.trace, o.place.ranks);
   p.placement = place_ranks(p.platform, o.place);
   if (o.out.empty())
     o.out = "results/" + (o.app.empty() ? fs::path(p.trace).stem().string() : fs::path(o.app[0]).filename().string()) +

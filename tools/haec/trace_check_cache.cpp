@@ -1,14 +1,15 @@
 #include "trace_check_cache.hpp"
 #include "atomic_file.hpp"
+#include "text.hpp"
 #include "ti_check.hpp"
 
 #include <sys/stat.h>
 
-#include <cstdint>
-#include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -28,36 +29,30 @@ fs::path cache_dir()
 }
 
 // One line per file: absolute path, size, modification time in ns. Any change to the list or to a
-// rank file changes it.
+// rank file changes it. Empty when a file cannot be listed or seen (the check will say why).
 std::string identity(const std::string& list, int ranks)
 {
+  std::vector<std::string> files = {list};
+  try {
+    for (const auto& f : trace::ti_rank_files(list))
+      if (f != list)
+        files.push_back(f);
+  } catch (const std::exception&) {
+    return {};
+  }
   std::ostringstream key;
   key << "haec trace check, " << ranks << " ranks\n";
-  std::vector<std::string> files = {list};
-  for (const auto& f : trace::ti_rank_files(list))
-    if (f != list)
-      files.push_back(f);
   for (const auto& f : files) {
     struct stat st {};
     if (::stat(f.c_str(), &st) != 0)
-      return {}; // the check itself will say what is wrong
+      return {};
     key << fs::absolute(f).string() << ' ' << st.st_size << ' ' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec
         << '\n';
   }
   return key.str();
 }
 
-std::string fnv1a(const std::string& s)
-{
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s)
-    h = (h ^ c) * 1099511628211ull;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
-bool remembered(const fs::path& entry, const std::string& key)
+bool remembered_on_disk(const fs::path& entry, const std::string& key)
 {
   std::ifstream in(entry, std::ios::binary);
   if (!in)
@@ -67,29 +62,33 @@ bool remembered(const fs::path& entry, const std::string& key)
   return text.str() == key; // the whole identity, not only its hash
 }
 
+void remember_on_disk(const fs::path& entry, const std::string& key)
+{
+  try {
+    std::error_code ec;
+    fs::create_directories(entry.parent_path(), ec);
+    write_file_atomic(entry.string(), key);
+  } catch (const std::exception&) { // a read-only or full cache only costs the next check
+  }
+}
+
 } // namespace
 
 void check_trace_cached(const std::string& list, int ranks)
 {
-  const fs::path dir = cache_dir();
-  std::string key;
-  try {
-    key = dir.empty() ? std::string() : identity(list, ranks);
-  } catch (...) { // an unreadable list: the check names it
-    key.clear();
-  }
-  const fs::path entry = key.empty() ? fs::path() : dir / fnv1a(key);
-  if (!key.empty() && remembered(entry, key))
+  static std::set<std::string> passed_here; // a campaign checks all its runs in one process
+  const std::string key = identity(list, ranks);
+  if (!key.empty() && passed_here.count(key))
     return;
-  trace::check_ti_trace(list, ranks);
-  if (key.empty())
-    return;
-  try {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    write_file_atomic(entry.string(), key);
-  } catch (...) { // a read-only or full cache only costs the next check
+  const fs::path dir   = cache_dir();
+  const fs::path entry = key.empty() || dir.empty() ? fs::path() : dir / text::fnv1a_hex(key);
+  if (entry.empty() || !remembered_on_disk(entry, key)) {
+    trace::check_ti_trace(list, ranks);
+    if (!entry.empty())
+      remember_on_disk(entry, key);
   }
+  if (!key.empty())
+    passed_here.insert(key);
 }
 
 } // namespace haec::cli
