@@ -8,6 +8,8 @@ packages=(build-essential gfortran cmake pkg-config libsimgrid-dev nlohmann-json
           libopen-trace-format2-dev otf2-tools # OTF2 import/export (haec trace), otf2-print in tests
           time valgrind # bench/: /usr/bin/time (CPU time and peak RSS of process trees), leak checks
           gfortran libboost-stacktrace-dev libeigen3-dev # scripts/build-simgrid.sh: SimGrid 3.32 as Debian builds it
+          libpapi-dev papi-tools # counter recording (pmpi/counters), papi_avail in tests
+          python3-pil # scripts/: animated GIFs of snapshots (matplotlib PillowWriter)
           chromium slurm-wlm) # haec campaign: the report test loads the page; the Slurm executor test starts a local Slurm
 missing=()
 for p in "${packages[@]}"; do
