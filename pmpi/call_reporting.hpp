@@ -36,6 +36,7 @@ using PollSink    = void (*)(int);
 using EnterSink   = void (*)(const char*, const void*);
 using ExitSink    = void (*)();
 using PeerSink    = void (*)(int, int);
+using CountersSink = void (*)(const char* const*, const double*, int);
 
 struct PersistentSend {
   int src = -1, dst = -1;
@@ -60,6 +61,7 @@ struct ReportState {
   EnterSink enter  = nullptr;
   ExitSink exit    = nullptr;
   PeerSink peer    = nullptr;
+  CountersSink counters = nullptr; // haec_suite_computation_counters (counting.cpp)
   std::unordered_map<MPI_Request, PersistentSend> persistent;
   std::unordered_map<MPI_Request, Peer> request_peers; // kept only when the suite takes peers
 };

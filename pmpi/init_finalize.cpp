@@ -4,6 +4,7 @@
 #include "wrappers.hpp"
 
 #include "atomic_file.hpp"
+#include "counting.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +47,7 @@ void on_init(Fn f, const void* caller)
     s.enter(fn_name(f), caller);
     s.exit();
   }
+  start_counting(n, rank); // after the recorder: it learns the event names
 }
 
 void write_debug_file(const std::string& path, const std::string& content)
@@ -76,6 +78,7 @@ namespace wrap {
 int Init(const void* caller, int* argc, char*** argv)
 {
   static const auto next = next_function("MPI_Init", &PMPI_Init);
+  open_counting(); // before SMPI starts benchmarking the rank's code
   const int rc           = next(argc, argv);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init, caller);
@@ -85,6 +88,7 @@ int Init(const void* caller, int* argc, char*** argv)
 int Init_thread(const void* caller, int* argc, char*** argv, int required, int* provided)
 {
   static const auto next = next_function("MPI_Init_thread", &PMPI_Init_thread);
+  open_counting(); // before SMPI starts benchmarking the rank's code
   const int rc           = next(argc, argv, required, provided);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init_thread, caller);

@@ -1,6 +1,8 @@
 // TI trace recorder: see ti_recorder.hpp.
 #include "ti_recorder.hpp"
 
+#include "counter_annotation.hpp"
+
 #include <cstdio>
 
 namespace haec::pmpi {
@@ -38,11 +40,30 @@ void TiRecorder::push(Rank& r, const std::string& text)
 // The time since the previous action: its computations first, then what remains as a sleep.
 void TiRecorder::flush(Rank& r)
 {
+  if (r.flops > 0 && !r.counts.empty())
+    r.lines.push_back(trace::format_counter_annotation(r.rank, {counter_events_, r.counts}));
   if (r.flops > 0)
     push(r, "compute " + ti_number(r.flops));
   if (r.sleep > kMinSleep)
     push(r, "sleep " + ti_number(r.sleep));
   r.flops = r.sleep = 0;
+  r.counts.clear();
+}
+
+void TiRecorder::counter_events(const std::vector<std::string>& events)
+{
+  counter_events_ = events;
+}
+
+void TiRecorder::counters(int rank, const std::vector<double>& counts)
+{
+  Rank* r = at(rank);
+  if (r == nullptr || counts.size() != counter_events_.size())
+    return;
+  if (r->counts.empty())
+    r->counts.assign(counts.size(), 0.0);
+  for (size_t i = 0; i < counts.size(); ++i)
+    r->counts[i] += counts[i];
 }
 
 void TiRecorder::init(int rank, double now)

@@ -36,6 +36,12 @@ public:
   void leave(int rank, double now, bool timed); // timed: the call's own time becomes a sleep
   void computation_started(int rank, double flops);
   void computation_ended(int rank, double seconds);
+  // Hardware counters (counting.hpp): the events, then each burst's counts as its call is entered.
+  // They add up like the flops until the next compute line, written just before it as
+  // `# RANK haec_counters EVENT=COUNT ...`; counts of bursts that SMPI charged no computation for
+  // (below smpi/cpu-threshold) have no compute line and are not written.
+  void counter_events(const std::vector<std::string>& events);
+  void counters(int rank, const std::vector<double>& counts);
 
   // ---- actions (written after the gap's compute/sleep) ----
   void action(int rank, const std::string& text); // a complete SimGrid action without request
@@ -72,6 +78,7 @@ private:
     std::unordered_map<uint64_t, Pending> pending;
     double last_exit = 0, entered = 0;
     double flops = 0, sleep = 0;                      // not written yet
+    std::vector<double> counts;                       // hardware counters not written yet
     double seconds_outside = 0, seconds_inside = 0;   // computation time between / inside calls
     bool in_call = false, running_inside = false, finalized = false;
     uint64_t next_id = 1;
@@ -82,6 +89,7 @@ private:
   void push(Rank& r, const std::string& text);
 
   std::vector<Rank> ranks_;
+  std::vector<std::string> counter_events_;
   std::string error_;
 };
 

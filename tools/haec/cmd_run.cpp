@@ -4,6 +4,7 @@
 // result file; this command never rewrites one.
 #include "atomic_file.hpp"
 #include "commands.hpp"
+#include "counter_setup.hpp"
 #include "input_error.hpp"
 #include "install_paths.hpp"
 #include "placement.hpp"
@@ -82,6 +83,7 @@ std::string simgrid_library_dir(const std::string& choice)
 struct Plan {
   std::string app_path, trace; // absolute: the program, or the trace to replay
   std::string simgrid_lib;     // the patched SimGrid's directory, "" for Debian's
+  std::string counters;        // HAEC_COUNTERS for the simulator: events PAPI can count here, or ""
   ResolvedPlatform platform;
   Placement placement;
   fs::path out, stage;
@@ -141,6 +143,29 @@ void check_power_profiles(const RunOptions& o, const ResolvedPlatform& platform)
                                      : "give every host a wattage_per_state property (idle:epsilon:all_cores per pstate)");
 }
 
+// --counters: the events are opened here, on the machine the simulator will count on, so that a
+// bad list stops the run before anything is written. Where PAPI cannot count (no CPU PMU) the run
+// goes on without counters after one line; the simulator gets no HAEC_COUNTERS then.
+std::string checked_counters(const RunOptions& o, const Plan& p)
+{
+  if (o.counters.empty())
+    return "";
+  if (!p.trace.empty())
+    throw InputError("--counters " + o.counters, "counts an emulation's computations; a replay runs none",
+                     "record the counters with haec trace record --counters; a trace carries them in its annotations");
+  papi::Verdict v;
+  const std::vector<std::string> events = papi::parse_event_list(o.counters, v);
+  if (!events.empty())
+    papi::open_event_set(events, o.counters, v);
+  if (v.kind == papi::Verdict::BadInput)
+    throw InputError(v.input, v.problem, v.fix);
+  if (v.kind == papi::Verdict::CannotCount) {
+    std::fprintf(stderr, "haec: %s: %s; %s\n", v.input.c_str(), v.problem.c_str(), v.fix.c_str());
+    return "";
+  }
+  return o.counters;
+}
+
 // Everything checked before the disk is touched.
 Plan prepare(RunOptions& o)
 {
@@ -157,6 +182,7 @@ Plan prepare(RunOptions& o)
   check_simgrid_settings(simgrid_settings(o));
   check_power_profiles(o, p.platform);
   p.simgrid_lib = simgrid_library_dir(o.simgrid);
+  p.counters    = checked_counters(o, p);
   check_rank_capacity(o.place.ranks, p.trace.empty());
   // Every line of every rank file before anything uses it (libs/trace/README.md): a bad peer is
   // the trace's fault, not the mapping's.
@@ -293,6 +319,8 @@ void add_preload(const RunOptions& o, const Plan& p, std::vector<std::string>& a
   std::string wrapper = "env";
   if (!p.simgrid_lib.empty())
     wrapper += " -S LD_LIBRARY_PATH=" + p.simgrid_lib + ":${LD_LIBRARY_PATH}";
+  if (!p.counters.empty()) // the PMPI layer counts these events per burst (pmpi/counting.hpp)
+    wrapper += " HAEC_COUNTERS=" + p.counters;
   argv.insert(argv.begin() + 1, {"-wrapper", wrapper + " LD_PRELOAD=" + preload});
 }
 
@@ -452,6 +480,9 @@ void add_run_options(CLI::App* run, RunOptions& o)
                   "scale) or auto (patched when built and checked)")
       ->capture_default_str();
   run->add_flag("-q,--quiet", o.quiet, "Do not print the summary table");
+  run->add_option("--counters", o.counters,
+                  "PAPI events to count over every computation burst of every rank (emulation), e.g. "
+                  "PAPI_TOT_INS,PAPI_L3_TCM (libs/trace/README.md, Counters)");
   run->add_option("app", o.app, "Program and its arguments (after --)");
 }
 

@@ -32,6 +32,7 @@ struct RunOptions {
   std::string host_speed = "1Gf";
   std::string simgrid    = "auto"; // --simgrid auto|debian|patched
   bool quiet             = false;
+  std::string counters;            // --counters EVENT,...: PAPI events per computation burst (emulation)
   std::vector<std::string> app; // program and its arguments
 };
 

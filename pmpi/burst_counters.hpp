@@ -1,0 +1,41 @@
+// Per-rank accounting of hardware counters over computation bursts (pure C++, unit-tested).
+//
+// A rank's burst is its own code between two MPI calls. The PMPI layer reads the calling
+// thread's counters when a call returns (resume) and when the next one is entered (pause); the
+// difference is the burst's count. Under SMPI every rank is a user-level context of one OS thread
+// (or an OS thread of its own with contexts/factory:thread), and a context only switches inside a
+// simcall: in an MPI call, or in the few SMPI functions the application may call between calls
+// (MPI_Wtime, smpi_execute*, smpi_sleep, ...), which the PMPI layer wraps in a pause/resume
+// (counting.hpp). So what the thread counts between a resume and the next pause of a rank is that
+// rank's code only, and per-thread counting (PAPI's default) is right.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace haec::pmpi {
+
+class BurstCounters {
+public:
+  explicit BurstCounters(std::size_t events = 0) : events_(events) {}
+  std::size_t events() const { return events_; }
+  void ensure_ranks(int n);
+  // The rank's code runs from here; `now` holds the thread's counters (one per event).
+  void resume(int rank, const long long* now);
+  // The rank's code stops here (an MPI call, a simcall): what it counted since resume is added.
+  void pause(int rank, const long long* now);
+  bool running(int rank) const;
+  // The counts added since the last take (one per event), then zero.
+  std::vector<double> take(int rank);
+
+private:
+  struct Rank {
+    std::vector<long long> start;
+    std::vector<double> counted;
+    bool running = false;
+  };
+  Rank* at(int rank);
+  std::size_t events_;
+  std::vector<Rank> ranks_;
+};
+
+} // namespace haec::pmpi

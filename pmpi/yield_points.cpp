@@ -1,0 +1,37 @@
+// The SMPI functions an application calls between MPI calls that can switch to another rank
+// (each ends SMPI's benchmark and runs a simcall: a computation, a sleep). While the calling rank
+// is switched out, other ranks run on the same OS thread, so its burst counting pauses
+// (counting.hpp). Each definition here comes before libsimgrid's for the application (it is
+// linked first, pmpi/README.md) and calls libsimgrid's own.
+#include "call_reporting.hpp"
+#include "counting.hpp"
+
+#include <smpi/smpi_helpers_internal.h>
+
+namespace haec::pmpi {
+namespace {
+template <class F> F simgrid_function(const char* name)
+{
+  return reinterpret_cast<F>(simgrid_symbol(name));
+}
+} // namespace
+} // namespace haec::pmpi
+
+#define HAEC_YIELD_POINT(ret, name, params, args)                                                                      \
+  extern "C" ret name params                                                                                           \
+  {                                                                                                                    \
+    static const auto next = haec::pmpi::simgrid_function<ret(*) params>(#name);                                       \
+    haec::pmpi::CountingPause pause;                                                                                   \
+    return next args;                                                                                                  \
+  }
+
+HAEC_YIELD_POINT(double, MPI_Wtime, (void), ())
+HAEC_YIELD_POINT(void, smpi_execute_flops, (double flops), (flops))
+HAEC_YIELD_POINT(void, smpi_execute_flops_benched, (double flops), (flops))
+HAEC_YIELD_POINT(void, smpi_execute, (double duration), (duration))
+HAEC_YIELD_POINT(void, smpi_execute_benched, (double duration), (duration))
+HAEC_YIELD_POINT(unsigned int, smpi_sleep, (unsigned int secs), (secs))
+HAEC_YIELD_POINT(int, smpi_usleep, (useconds_t usecs), (usecs))
+HAEC_YIELD_POINT(int, smpi_nanosleep, (const struct timespec* tp, struct timespec* t), (tp, t))
+HAEC_YIELD_POINT(int, smpi_gettimeofday, (struct timeval* tv, struct timezone* tz), (tv, tz))
+HAEC_YIELD_POINT(int, smpi_clock_gettime, (clockid_t clk_id, struct timespec* tp), (clk_id, tp))
