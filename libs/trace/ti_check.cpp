@@ -6,6 +6,7 @@
 #include "atomic_file.hpp"
 #include "input_error.hpp"
 #include "replay_reader.hpp"
+#include "ti_counter_check.hpp"
 #include "ti_program.hpp"
 
 #include <cerrno>
@@ -276,7 +277,8 @@ void check_sequence(const TiProgram& program, int rank, const std::string& fallb
 // Every line of one file: shape and values first (check_line), then what the rank's sequence
 // needs (init first, nothing after finalize). With `program`, the actions are kept for the
 // matching simulation; `rank` is -1 for a file holding every rank's actions.
-void scan_text(const std::string& text, const std::string& file, int rank, int ranks, TiProgram* program)
+void scan_text(const std::string& text, const std::string& file, int rank, int ranks, TiProgram* program,
+               CounterCheck& counters)
 {
   size_t start = 0, lineno = 0;
   std::vector<RankActions> local;
@@ -292,7 +294,10 @@ void scan_text(const std::string& text, const std::string& file, int rank, int r
     if (line.find('\0') != std::string::npos)
       throw InputError(at, "NUL byte in the line", "the trace is corrupt");
     auto f = replay_fields(line);
-    if (f.empty() || f[0][0] == '#')
+    if (f.empty())
+      continue;
+    counters.line(f, at, rank);
+    if (f[0][0] == '#')
       continue;
     check_line(f, at, rank, ranks);
     const long long r = std::strtoll(f[0].c_str(), nullptr, 10);
@@ -302,6 +307,7 @@ void scan_text(const std::string& text, const std::string& file, int rank, int r
       out.resize(static_cast<size_t>(r) + 1);
     add_to_rank(out[static_cast<size_t>(r)], f, file, static_cast<uint32_t>(lineno), at);
   }
+  counters.end_of_file();
 }
 
 } // namespace
@@ -319,7 +325,9 @@ void check_ti_line(const std::vector<std::string>& fields, const std::string& at
 void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks)
 {
   TiProgram program;
-  scan_text(text, file, rank, ranks, &program);
+  CounterCheck counters;
+  scan_text(text, file, rank, ranks, &program, counters);
+  counters.finish();
   if (rank >= 0)
     check_sequence(program, rank, file);
 }
@@ -382,8 +390,10 @@ TiProgram read_ti_program(const std::string& list_path, int& ranks)
   if (ranks <= 0 && !shared)
     ranks = static_cast<int>(files.size());
   TiProgram program;
+  CounterCheck counters; // across ranks: all computations with counters, or none
   for (size_t r = 0; r < files.size(); ++r)
-    scan_text(read_file(files[r], "TI trace"), files[r], shared ? -1 : static_cast<int>(r), ranks, &program);
+    scan_text(read_file(files[r], "TI trace"), files[r], shared ? -1 : static_cast<int>(r), ranks, &program, counters);
+  counters.finish();
   if (ranks <= 0)
     ranks = static_cast<int>(program.ranks.size());
   if (ranks <= 0)

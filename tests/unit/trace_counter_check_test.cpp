@@ -1,0 +1,101 @@
+// The TI check of counter annotations (libs/trace/ti_counter_check.hpp through ti_check.hpp): a
+// trace annotated throughout passes; missing, misplaced, mixed or malformed counters are refused
+// naming file:line.
+#include "input_error.hpp"
+#include "ti_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using haec::trace::check_ti_rank_text;
+
+namespace {
+
+const char* kAnnotated = "0 init\n"
+                         "# 0 haec_counters PAPI_TOT_INS=1000 PAPI_L3_TCM=4\n"
+                         "0 compute 5000\n"
+                         "0 barrier\n"
+                         "# 0 haec_counters PAPI_TOT_INS=20 PAPI_L3_TCM=0\n"
+                         "0 compute 100\n"
+                         "0 finalize\n";
+
+std::string error_of(const std::string& text, int rank = 0)
+{
+  try {
+    check_ti_rank_text(text, "r.txt", rank, 1);
+  } catch (const haec::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to)
+{
+  s.replace(s.find(from), from.size(), to);
+  return s;
+}
+
+} // namespace
+
+TEST(TraceCounterCheck, AnnotatedTracePasses)
+{
+  EXPECT_EQ(error_of(kAnnotated), "");
+  EXPECT_EQ(error_of("0 init\n# a comment\n0 compute 5\n0 finalize\n"), ""); // no counters at all
+}
+
+TEST(TraceCounterCheck, SomeComputeLinesWithoutCounters)
+{
+  const std::string t = replace(kAnnotated, "# 0 haec_counters PAPI_TOT_INS=20 PAPI_L3_TCM=0\n", "");
+  EXPECT_EQ(error_of(t), "r.txt:5: compute without counters, while r.txt:3 has them; every computation must carry "
+                         "counters; record the trace again with --counters, or remove every haec_counters line");
+}
+
+TEST(TraceCounterCheck, AnnotationNotFollowedByCompute)
+{
+  EXPECT_EQ(error_of(replace(kAnnotated, "0 compute 5000\n0 barrier\n", "0 barrier\n0 compute 5000\n")),
+            "r.txt:2: counter annotation not followed by a compute line of rank 0 (r.txt:3 is not one); write each "
+            "annotation right before the compute it belongs to");
+  EXPECT_NE(error_of("0 init\n0 finalize\n# 0 haec_counters A=1\n").find("r.txt:3: counter annotation not followed by "
+                                                                         "a compute line (end of file)"),
+            std::string::npos);
+  EXPECT_NE(error_of("0 init\n# 0 haec_counters A=1\n# 0 haec_counters A=1\n0 compute 1\n0 finalize\n").find("r.txt:2:"),
+            std::string::npos);
+}
+
+TEST(TraceCounterCheck, DifferentEventSets)
+{
+  const std::string t = replace(kAnnotated, "PAPI_TOT_INS=20 PAPI_L3_TCM=0", "PAPI_TOT_INS=20");
+  EXPECT_EQ(error_of(t).rfind("r.txt:5: counters PAPI_TOT_INS differ from PAPI_TOT_INS,PAPI_L3_TCM at r.txt:2", 0), 0u)
+      << error_of(t);
+}
+
+TEST(TraceCounterCheck, MalformedAndMisplacedAnnotations)
+{
+  EXPECT_EQ(error_of(replace(kAnnotated, "PAPI_L3_TCM=4", "PAPI_L3_TCM=-4")).rfind("r.txt:2: count of PAPI_L3_TCM", 0), 0u);
+  EXPECT_EQ(error_of(replace(kAnnotated, "PAPI_L3_TCM=4", "PAPI_L3_TCM")).rfind("r.txt:2: counter field", 0), 0u);
+  EXPECT_EQ(error_of(replace(kAnnotated, "# 0 haec_counters PAPI_TOT_INS=1000", "# 1 haec_counters PAPI_TOT_INS=1000"))
+                .rfind("r.txt:2: counter annotation of rank 1 in the trace of rank 0", 0),
+            0u);
+}
+
+TEST(TraceCounterCheck, RankWithoutCountersInAListedTrace)
+{
+  const fs::path dir = fs::temp_directory_path() / ("haec_counter_check_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "rank-0.txt") << kAnnotated;
+  std::ofstream(dir / "rank-1.txt") << "1 init\n1 compute 7\n1 barrier\n1 finalize\n";
+  std::ofstream(dir / "trace.txt") << "rank-0.txt\nrank-1.txt\n";
+  std::string error;
+  try {
+    haec::trace::check_ti_trace((dir / "trace.txt").string(), 2);
+  } catch (const haec::InputError& e) {
+    error = e.what();
+  }
+  fs::remove_all(dir);
+  EXPECT_NE(error.find("rank-1.txt:2: compute without counters, while "), std::string::npos) << error;
+  EXPECT_NE(error.find("rank-0.txt:3 has them"), std::string::npos) << error;
+}
