@@ -20,6 +20,7 @@ struct RunEvent {
   uint64_t received = 0; // Collective: bytes received
   std::string op;        // Collective: OTF2 operation name (BARRIER, ALLREDUCE, ...)
   std::string ti;        // Enter of a replayed call: the TI lines since the previous call, this one last
+  std::vector<double> counters; // Enter of a replayed call: the counter annotations since the previous call, summed
 };
 
 struct RunTrace {
@@ -31,6 +32,7 @@ struct RunTrace {
   double end = 0;                             // last time of any event
   uint64_t messages = 0, skipped_messages = 0; // skipped: a rank unknown to the network plugin (-1)
   bool carries_ti = false; // every call holds its TI lines (attach_ti_trace): the archive imports exactly
+  std::vector<std::string> counter_events; // the replayed trace's counter annotations' events (none: no counters)
 };
 
 // Builds the streams; `messages` and `power` may be empty (file absent). Throws haec::InputError

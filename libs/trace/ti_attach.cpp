@@ -1,6 +1,7 @@
 // TI trace joined to events.csv: see ti_attach.hpp.
 #include "ti_attach.hpp"
 
+#include "counter_annotation.hpp"
 #include "input_error.hpp"
 
 #include <cmath>
@@ -71,20 +72,41 @@ bool same_call(const std::string& region, std::string action)
   return true;
 }
 
+// A counter annotation (kept verbatim with the call's lines, and summed for the OTF2 metrics).
+bool add_counters(RunTrace& t, const std::vector<std::string>& f, const std::string& at, std::vector<double>& sum)
+{
+  auto sample = parse_counter_annotation(f, at);
+  if (!sample)
+    return false;
+  if (t.counter_events.empty())
+    t.counter_events = sample->events;
+  if (sample->events != t.counter_events)
+    throw InputError(at, "counters differ from the trace's first annotation", "check the trace: haec trace check TRACE");
+  sum.resize(sample->counts.size(), 0.0);
+  for (size_t i = 0; i < sum.size(); ++i)
+    sum[i] += sample->counts[i];
+  return true;
+}
+
 // Rank r's calls (Enter/Leave) with its TI lines attached and the MPI records added.
-std::vector<RunEvent> attach_rank(const RunTrace& t, const std::vector<RunEvent>& calls, int r, const std::string& text,
+std::vector<RunEvent> attach_rank(RunTrace& t, const std::vector<RunEvent>& calls, int r, const std::string& text,
                                   const std::string& file)
 {
   std::vector<RunEvent> out;
   size_t next = 0, lineno = 0;
   std::string pending;
+  std::vector<double> counters;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     ++lineno;
     auto f = fields(line);
+    const std::string at = file + ":" + std::to_string(lineno);
+    if (!f.empty() && f[0] == "#" && add_counters(t, f, at, counters)) {
+      pending += (pending.empty() ? "" : "\n") + line;
+      continue;
+    }
     if (f.size() < 2 || f[0][0] == '#')
       continue;
-    const std::string at = file + ":" + std::to_string(lineno);
     const std::string action = line.substr(line.find(f[1]));
     pending += (pending.empty() ? "" : "\n") + action;
     if (f[1] == "compute" || f[1] == "sleep")
@@ -97,6 +119,7 @@ std::vector<RunEvent> attach_rank(const RunTrace& t, const std::vector<RunEvent>
                        "export the result of haec run --replay THIS_TRACE --events, or name its trace with --trace");
     RunEvent enter = calls[next++];
     enter.ti       = pending;
+    enter.counters.swap(counters);
     pending.clear();
     out.push_back(enter);
     add_record(out, f, enter.time, t.ranks);

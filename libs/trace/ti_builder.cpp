@@ -1,6 +1,7 @@
 // OTF2 events to TI actions: see ti_builder.hpp.
 #include "ti_builder.hpp"
 
+#include "counter_annotation.hpp"
 #include "input_error.hpp"
 
 #include <algorithm>
@@ -43,6 +44,8 @@ void TiBuilder::enter(int rank, double t, const std::string& region)
   r.started      = true; // the computation before the first call starts at the trace's time 0
   const bool mpi = region.rfind("MPI_", 0) == 0;
   if (mpi && r.depth == 0 && t > r.since) {
+    if (!counter_events_.empty())
+      r.lines.push_back(counters_since_leave(rank, r, t, region));
     push(rank, "compute " + num((t - r.since) * speed_));
   }
   if (mpi || r.depth > 0)
@@ -52,8 +55,45 @@ void TiBuilder::enter(int rank, double t, const std::string& region)
 void TiBuilder::leave(int rank, double t)
 {
   Rank& r = at(rank);
-  if (r.depth > 0 && --r.depth == 0)
-    r.since = t;
+  if (r.depth > 0 && --r.depth == 0) {
+    r.since      = t;
+    r.base_known = r.values_at == t;
+    r.base       = r.values;
+  }
+}
+
+void TiBuilder::counter_events(const std::vector<std::string>& names)
+{
+  counter_events_ = names;
+  for (auto& r : ranks_)
+    r.base.assign(names.size(), 0.0);
+}
+
+void TiBuilder::counter_values(int rank, double t, const std::vector<double>& accumulated)
+{
+  Rank& r     = at(rank);
+  r.values    = accumulated;
+  r.values_at = t;
+}
+
+// The annotation of the computation that ends at `t` when `region` is entered.
+std::string TiBuilder::counters_since_leave(int rank, Rank& r, double t, const std::string& region)
+{
+  char at[64];
+  std::snprintf(at, sizeof at, "rank %d at %.9g s", rank, t);
+  const std::string when = at;
+  const char* fix        = "each MPI enter and leave needs counter values (strictly synchronous metrics)";
+  if (r.values_at != t || !r.base_known || r.values.size() != counter_events_.size())
+    throw InputError(where, "counters missing around the computation before " + region + " (" + when + ")", fix);
+  CounterSample sample{counter_events_, {}};
+  for (size_t i = 0; i < r.values.size(); ++i) {
+    const double d = r.values[i] - r.base[i];
+    if (!(d >= 0))
+      throw InputError(where, "counter " + counter_events_[i] + " decreases before " + region + " (" + when + ")",
+                       "counters must accumulate from the start (OTF2_METRIC_ACCUMULATED_START)");
+    sample.counts.push_back(d);
+  }
+  return format_counter_annotation(rank, sample);
 }
 
 void TiBuilder::send(int rank, int dst, uint32_t tag, uint64_t bytes)
@@ -138,7 +178,9 @@ void TiBuilder::collective(int rank, const std::string& op, int root, uint64_t s
 
 void TiBuilder::verbatim(int rank, const std::string& action)
 {
-  if (action != "init" && action.rfind("init ", 0) != 0 && action != "finalize" && !action.empty())
+  if (!action.empty() && action[0] == '#')
+    at(rank).lines.push_back(action);
+  else if (action != "init" && action.rfind("init ", 0) != 0 && action != "finalize" && !action.empty())
     push(rank, action);
 }
 

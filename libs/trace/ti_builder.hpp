@@ -25,7 +25,16 @@ public:
   // OTF2 collective operation name ("BARRIER", "BCAST", ...) as in OTF2_CollectiveOp.
   void collective(int rank, const std::string& op, int root, uint64_t sent, uint64_t received);
   // A TI action as written (without the rank), e.g. "compute 1e6"; init and finalize are implied.
+  // A line starting with '#' (a counter annotation) is kept as it is.
   void verbatim(int rank, const std::string& action);
+  // Hardware counters as Score-P records PAPI metrics: accumulated since the start, read at every
+  // region enter and leave (a metric event just before it, at the same time). Each compute line
+  // gets the difference between the values at the enter of the MPI call that ends it and at the
+  // leave of the previous one, as its `# RANK haec_counters` annotation; a compute without values
+  // at either end throws (counters missing from part of the trace).
+  void counter_events(const std::vector<std::string>& names);
+  void counter_values(int rank, double t, const std::vector<double>& accumulated);
+  std::string where = "OTF2 event"; // errors name this (the reader sets it per event)
   std::string text(int rank) const; // "init" ... "finalize", one action a line
   int ranks() const { return static_cast<int>(ranks_.size()); }
 
@@ -43,10 +52,15 @@ private:
     double since = 0; // start of the current computation
     bool started = false;
     std::unordered_map<uint64_t, Req> reqs;
+    std::vector<double> values, base; // counters: latest read, and at the last MPI leave
+    double values_at = -1;            // time of the latest read
+    bool base_known  = true;          // the last MPI leave had values (the start counts from 0)
   };
+  std::string counters_since_leave(int rank, Rank& r, double t, const std::string& region);
   Rank& at(int rank);
   void push(int rank, const std::string& s);
   std::vector<Rank> ranks_;
+  std::vector<std::string> counter_events_;
   double speed_;
 };
 

@@ -80,6 +80,45 @@ private:
 };
 
 constexpr OTF2_AttributeRef kTiAttribute = 0; // "haec::ti": a call's TI lines (haec trace import reads them)
+// Counters of the replayed trace's annotations, as Score-P writes PAPI metrics: one strictly
+// synchronous metric class whose members (one per event) are accumulated from the start, written
+// on the rank's own location just before every enter and leave, at the same time. Definitions are
+// numbered densely (readers warn otherwise): after the hosts' power member and class when there are.
+OTF2_MetricRef first_counter_ref(const trace::RunTrace& t)
+{
+  return t.hosts.empty() ? 0 : 1;
+}
+constexpr const char* kCounterDescription = "PAPI counter (haec trace record --counters)";
+
+// Each rank's counters accumulated over the computations so far, written before a call's enter and leave.
+class CounterMetrics {
+public:
+  CounterMetrics(size_t events, OTF2_MetricRef metric_class)
+      : class_(metric_class), values_(events), types_(events, OTF2_TYPE_UINT64), acc_(events, 0)
+  {
+  }
+  void add(const std::vector<double>& counts)
+  {
+    for (size_t i = 0; i < counts.size() && i < acc_.size(); ++i)
+      acc_[i] += static_cast<uint64_t>(std::llround(counts[i])); // PAPI counts are integers (Score-P: UINT64)
+  }
+  void write(OTF2_EvtWriter* w, OTF2_TimeStamp ts)
+  {
+    if (acc_.empty())
+      return;
+    for (size_t i = 0; i < acc_.size(); ++i)
+      values_[i].unsigned_int = acc_[i];
+    ok(OTF2_EvtWriter_Metric(w, nullptr, ts, class_, static_cast<uint8_t>(acc_.size()), types_.data(),
+                             values_.data()),
+       "metric");
+  }
+
+private:
+  OTF2_MetricRef class_;
+  std::vector<OTF2_MetricValue> values_;
+  std::vector<OTF2_Type> types_;
+  std::vector<uint64_t> acc_;
+};
 
 const std::map<std::string, OTF2_CollectiveOp>& collective_ops()
 {
@@ -102,13 +141,21 @@ void write_enter(OTF2_EvtWriter* w, const trace::RunEvent& e, Strings& strings)
   ok(code, "enter");
 }
 
-void write_rank_events(OTF2_EvtWriter* w, const std::vector<trace::RunEvent>& events, Strings& strings)
+void write_rank_events(OTF2_EvtWriter* w, const std::vector<trace::RunEvent>& events, Strings& strings,
+                       CounterMetrics metrics)
 {
   for (auto const& e : events) {
     OTF2_TimeStamp ts = ticks(e.time);
     switch (e.kind) {
-    case trace::RunEvent::Enter: write_enter(w, e, strings); break;
-    case trace::RunEvent::Leave: ok(OTF2_EvtWriter_Leave(w, nullptr, ts, e.region), "leave"); break;
+    case trace::RunEvent::Enter:
+      metrics.add(e.counters);
+      metrics.write(w, ts);
+      write_enter(w, e, strings);
+      break;
+    case trace::RunEvent::Leave:
+      metrics.write(w, ts);
+      ok(OTF2_EvtWriter_Leave(w, nullptr, ts, e.region), "leave");
+      break;
     case trace::RunEvent::Send:
       ok(OTF2_EvtWriter_MpiSend(w, nullptr, ts, static_cast<uint32_t>(e.peer), 0, e.tag, e.bytes), "send");
       break;
@@ -133,8 +180,12 @@ std::vector<uint64_t> write_events(OTF2_Archive* ar, const trace::RunTrace& t, S
   std::vector<uint64_t> counts;
   for (int r = 0; r < t.ranks; ++r) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(ar, static_cast<OTF2_LocationRef>(r));
-    write_rank_events(w, t.by_rank[static_cast<size_t>(r)], strings);
-    counts.push_back(t.by_rank[static_cast<size_t>(r)].size());
+    const auto& events = t.by_rank[static_cast<size_t>(r)];
+    write_rank_events(w, events, strings, CounterMetrics(t.counter_events.size(), first_counter_ref(t)));
+    uint64_t metric_events = 0; // one before each enter and leave
+    for (auto const& e : events)
+      metric_events += !t.counter_events.empty() && (e.kind == trace::RunEvent::Enter || e.kind == trace::RunEvent::Leave);
+    counts.push_back(events.size() + metric_events);
     ok(OTF2_Archive_CloseEvtWriter(ar, w), "close events");
   }
   for (size_t h = 0; h < t.hosts.size(); ++h) {
@@ -174,6 +225,10 @@ public:
       str("rank " + std::to_string(r));
     for (auto const& host : t.hosts)
       str("power " + host);
+    for (auto const& event : t.counter_events)
+      str(event);
+    if (!t.counter_events.empty())
+      str(kCounterDescription), str("#");
     written_ = strings_.all().size();
     for (size_t i = 0; i < written_; ++i)
       ok(OTF2_GlobalDefWriter_WriteString(d_, static_cast<uint32_t>(i), strings_.all()[i].c_str()), "string");
@@ -190,6 +245,7 @@ public:
   }
   void regions_and_locations(const trace::RunTrace& t, const std::vector<uint64_t>& counts);
   void power_metric();
+  void counter_metrics(const std::vector<std::string>& events, OTF2_MetricRef first);
   void world(int ranks);
 
 private:
@@ -242,6 +298,22 @@ void Definitions::power_metric()
      "metric class");
 }
 
+void Definitions::counter_metrics(const std::vector<std::string>& events, OTF2_MetricRef first)
+{
+  std::vector<OTF2_MetricMemberRef> members;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const auto member = static_cast<OTF2_MetricMemberRef>(first + i);
+    ok(OTF2_GlobalDefWriter_WriteMetricMember(d_, member, str(events[i]), str(kCounterDescription), OTF2_METRIC_TYPE_PAPI,
+                                              OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
+                                              str("#")),
+       "metric member");
+    members.push_back(member);
+  }
+  ok(OTF2_GlobalDefWriter_WriteMetricClass(d_, first, static_cast<uint8_t>(members.size()), members.data(),
+                                           OTF2_METRIC_SYNCHRONOUS_STRICT, OTF2_RECORDER_KIND_CPU),
+     "metric class");
+}
+
 // MPI communicators name ranks of a COMM_LOCATIONS group (rank r = location r).
 void Definitions::world(int ranks)
 {
@@ -270,6 +342,8 @@ void write_otf2(const trace::RunTrace& t, const fs::path& dir)
   defs.regions_and_locations(t, counts);
   if (!t.hosts.empty())
     defs.power_metric();
+  if (!t.counter_events.empty())
+    defs.counter_metrics(t.counter_events, first_counter_ref(t));
   defs.world(t.ranks);
   if (t.carries_ti)
     defs.ti_attribute();
@@ -343,6 +417,9 @@ int export_run(const std::string& result_dir, const std::string& out, const std:
   }
   std::printf("%-22s %s/traces.otf2 (%d ranks, %zu regions, %llu messages, %zu power series)\n", "OTF2 archive",
               out.c_str(), t.ranks, t.regions.size(), static_cast<unsigned long long>(t.messages), t.hosts.size());
+  if (!t.counter_events.empty())
+    std::printf("%-22s %zu PAPI metrics before every call's enter and leave (accumulated, as Score-P writes them)\n",
+                "counters", t.counter_events.size());
   std::printf("%-22s %s\n", "calls",
               t.carries_ti ? "each with its TI lines (haec trace import replays it exactly); MPI records from the trace"
                            : "regions only: an emulation, haec trace import refuses it (export a replay)");

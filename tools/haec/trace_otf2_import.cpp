@@ -34,6 +34,16 @@ struct Import {
   std::map<uint32_t, uint32_t> group_size;
   std::map<uint32_t, std::string> comm_name;
   uint64_t resolution = 1, offset = 0;
+  // Counters (Score-P's PAPI metrics): the accumulated members of the strictly synchronous metric class.
+  struct Member {
+    std::string name;
+    bool accumulated = false;
+  };
+  std::map<uint32_t, Member> metric_members;
+  std::map<uint32_t, std::vector<uint32_t>> metric_classes; // synchronous classes: their members
+  uint32_t counter_class = OTF2_UNDEFINED_UINT32;
+  std::vector<size_t> counter_positions; // which of the class's values are counters
+  std::vector<std::string> counter_names;
   std::unique_ptr<trace::TiBuilder> ti;
   std::map<uint64_t, int> rank_of_location;
   uint64_t events = 0;
@@ -105,7 +115,28 @@ OTF2_CallbackCode on_enter_exact(OTF2_LocationRef loc, OTF2_TimeStamp, void* dat
 // Any other archive (e.g. Score-P): regions give the computations, MPI events give the calls.
 OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef reg)
 {
-  GUARD(me(data)->ti->enter(rank(me(data), loc), secs(me(data), t), me(data)->regions[reg]))
+  GUARD(me(data)->ti->where = me(data)->anchor + ": event " + std::to_string(me(data)->events);
+        me(data)->ti->enter(rank(me(data), loc), secs(me(data), t), me(data)->regions[reg]))
+}
+// Counter values read before an enter or leave (the class's other members are not counters).
+void metric(Import* im, OTF2_LocationRef loc, OTF2_TimeStamp t, uint8_t n, const OTF2_Type* types,
+            const OTF2_MetricValue* values)
+{
+  std::vector<double> v;
+  for (size_t i : im->counter_positions) {
+    if (i >= n)
+      throw InputError(im->anchor + ": event " + std::to_string(im->events), "a counter metric event with too few values",
+                       "the trace is corrupt");
+    v.push_back(types[i] == OTF2_TYPE_DOUBLE  ? values[i].floating_point
+                : types[i] == OTF2_TYPE_INT64 ? static_cast<double>(values[i].signed_int)
+                                              : static_cast<double>(values[i].unsigned_int));
+  }
+  im->ti->counter_values(rank(im, loc), secs(im, t), v);
+}
+OTF2_CallbackCode on_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_MetricRef ref,
+                            uint8_t n, const OTF2_Type* types, const OTF2_MetricValue* values)
+{
+  GUARD(if (ref == me(data)->counter_class && me(data)->rank_of_location.count(loc)) metric(me(data), loc, t, n, types, values))
 }
 OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void* data, OTF2_AttributeList*, OTF2_RegionRef)
 {
@@ -198,6 +229,19 @@ OTF2_CallbackCode def_attribute(void* data, OTF2_AttributeRef self, OTF2_StringR
   }
   return OTF2_CALLBACK_SUCCESS;
 }
+OTF2_CallbackCode def_metric_member(void* data, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_StringRef,
+                                    OTF2_MetricType, OTF2_MetricMode mode, OTF2_Type, OTF2_Base, int64_t, OTF2_StringRef)
+{
+  me(data)->metric_members[self] = {me(data)->strings[name], mode == OTF2_METRIC_ACCUMULATED_START};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode def_metric_class(void* data, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMemberRef* members,
+                                   OTF2_MetricOccurrence occurrence, OTF2_RecorderKind)
+{
+  if (occurrence != OTF2_METRIC_ASYNCHRONOUS) // Score-P's PAPI metrics: strictly synchronous
+    me(data)->metric_classes[self].assign(members, members + n);
+  return OTF2_CALLBACK_SUCCESS;
+}
 OTF2_CallbackCode def_comm(void* data, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef,
                            OTF2_CommFlag)
 {
@@ -235,6 +279,8 @@ void read_definitions(OTF2_Reader* rd, Import& im)
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, def_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, def_comm);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, def_attribute);
+  OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(dc, def_metric_member);
+  OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(dc, def_metric_class);
   check(OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dc, &im), im, "definitions");
   OTF2_GlobalDefReaderCallbacks_Delete(dc);
   uint64_t n = 0;
@@ -249,6 +295,26 @@ void read_definitions(OTF2_Reader* rd, Import& im)
       im.rank_of_location[loc] = im.rank_of_group[group];
   if (im.rank_of_location.empty())
     throw InputError(im.anchor, "defines no MPI process location", "the trace is truncated or corrupt");
+}
+
+// The synchronous metric class with accumulated members (PAPI counters as Score-P writes them), if any.
+void find_counters(Import& im)
+{
+  for (auto const& [ref, members] : im.metric_classes) {
+    std::vector<size_t> positions;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < members.size(); ++i)
+      if (im.metric_members[members[i]].accumulated)
+        positions.push_back(i), names.push_back(im.metric_members[members[i]].name);
+    if (positions.empty())
+      continue;
+    if (im.counter_class != OTF2_UNDEFINED_UINT32)
+      throw InputError(im.anchor, "has several synchronous metric classes with counters",
+                       "import archives with one (Score-P writes its PAPI metrics as one class)");
+    im.counter_class     = ref;
+    im.counter_positions = positions;
+    im.counter_names     = names;
+  }
 }
 
 // Our export of an emulation has regions and network transfers, not MPI calls: no trace in it.
@@ -299,6 +365,7 @@ void register_mpi_callbacks(OTF2_GlobalEvtReaderCallbacks* ec)
   OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, on_recv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, on_irecv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, on_coll_end);
+  OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(ec, on_metric);
 }
 
 // Every event in time order, into the TI builder.
@@ -370,6 +437,11 @@ int import_otf2(const std::string& anchor, const std::string& out, const std::st
   read_definitions(rd, im);
   refuse_emulation_export(rd, im);
   im.ti = std::make_unique<trace::TiBuilder>(static_cast<int>(im.rank_of_group.size()), speed);
+  if (!im.exact) { // our export carries the annotations in its TI lines
+    find_counters(im);
+    if (!im.counter_names.empty())
+      im.ti->counter_events(im.counter_names);
+  }
   open_locations(rd, im);
   read_events(rd, im);
   write_ti(*im.ti, list, files);
