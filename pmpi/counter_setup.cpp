@@ -6,6 +6,8 @@
 #include <papi.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 namespace haec::papi {
 namespace {
@@ -19,7 +21,9 @@ bool counts_cpu_cycles(const Api& a)
   int set = PAPI_NULL;
   if (a.create_eventset(&set) != PAPI_OK)
     return false;
-  const bool ok = a.add_named_event(set, "perf::PERF_COUNT_HW_CPU_CYCLES") == PAPI_OK;
+  int code      = 0;
+  const bool ok = a.event_name_to_code("perf::PERF_COUNT_HW_CPU_CYCLES", &code) == PAPI_OK &&
+                  a.add_event(set, code) == PAPI_OK;
   a.cleanup_eventset(set);
   a.destroy_eventset(&set);
   return ok;
@@ -78,6 +82,28 @@ Verdict classify_failure(const std::string& list, const std::string& event, int 
   return cannot_count(event + ": " + description);
 }
 
+// The events' codes, looked up once per process: PAPI 7.0.0's PAPI_event_name_to_code crashed
+// when a second thread called it (measured; SMPI's thread contexts run each rank on its own).
+// A name PAPI does not know is bad input, PMU or not.
+bool event_codes(const Api& a, const std::vector<std::string>& events, const std::string& list, Verdict& verdict,
+                 std::vector<int>& codes)
+{
+  static std::mutex mu;
+  static std::map<std::string, int> known;
+  std::lock_guard<std::mutex> lock(mu);
+  codes.clear();
+  for (auto const& event : events) {
+    auto it = known.find(event);
+    int code = 0;
+    if (it == known.end() && a.event_name_to_code(event.c_str(), &code) != PAPI_OK) {
+      verdict = classify_failure(list, event, PAPI_ENOEVNT, PAPI_ENOEVNT, false, "");
+      return false;
+    }
+    codes.push_back(it == known.end() ? (known[event] = code) : it->second);
+  }
+  return true;
+}
+
 int open_event_set(const std::vector<std::string>& events, const std::string& list, Verdict& verdict)
 {
   std::string why;
@@ -86,24 +112,20 @@ int open_event_set(const std::vector<std::string>& events, const std::string& li
     verdict = cannot_count(why);
     return -1;
   }
-  for (auto const& event : events) { // a name PAPI does not know is bad input, PMU or not
-    int code = 0;
-    if (a->event_name_to_code(event.c_str(), &code) != PAPI_OK) {
-      verdict = classify_failure(list, event, PAPI_ENOEVNT, PAPI_ENOEVNT, false, "");
-      return -1;
-    }
-  }
+  std::vector<int> codes;
+  if (!event_codes(*a, events, list, verdict, codes))
+    return -1;
   int set = PAPI_NULL;
   if (const int rc = a->create_eventset(&set); rc != PAPI_OK) {
     verdict = cannot_count("PAPI_create_eventset: " + describe(*a, rc));
     return -1;
   }
-  for (auto const& event : events) {
-    const int add_rc = a->add_named_event(set, event.c_str());
+  for (size_t i = 0; i < events.size(); ++i) {
+    const int add_rc = a->add_event(set, codes[i]);
     if (add_rc == PAPI_OK)
       continue;
     discard(*a, set);
-    verdict = classify_failure(list, event, PAPI_OK, add_rc, counts_cpu_cycles(*a), describe(*a, add_rc));
+    verdict = classify_failure(list, events[i], PAPI_OK, add_rc, counts_cpu_cycles(*a), describe(*a, add_rc));
     return -1;
   }
   // perf_event may only find the conflict when the set starts.

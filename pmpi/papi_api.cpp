@@ -25,7 +25,7 @@ bool bind_all(void* lib, Api& a)
   return bind(lib, a.library_init, "PAPI_library_init") &&
          bind(lib, a.disable_component_by_name, "PAPI_disable_component_by_name") &&
          bind(lib, a.thread_init, "PAPI_thread_init") && bind(lib, a.create_eventset, "PAPI_create_eventset") &&
-         bind(lib, a.add_named_event, "PAPI_add_named_event") &&
+         bind(lib, a.add_event, "PAPI_add_event") &&
          bind(lib, a.event_name_to_code, "PAPI_event_name_to_code") && bind(lib, a.start, "PAPI_start") &&
          bind(lib, a.read, "PAPI_read") && bind(lib, a.cleanup_eventset, "PAPI_cleanup_eventset") &&
          bind(lib, a.destroy_eventset, "PAPI_destroy_eventset") && bind(lib, a.strerror, "PAPI_strerror");

@@ -11,7 +11,7 @@ struct Api {
   int (*disable_component_by_name)(const char*) = nullptr;
   int (*thread_init)(unsigned long (*)(void))  = nullptr;
   int (*create_eventset)(int*)                 = nullptr;
-  int (*add_named_event)(int, const char*)     = nullptr;
+  int (*add_event)(int, int)                   = nullptr;
   int (*event_name_to_code)(const char*, int*) = nullptr;
   int (*start)(int)                            = nullptr;
   int (*read)(int, long long*)                 = nullptr;

@@ -56,6 +56,13 @@ print(f"{len(pairs)} bursts annotated; {len(big)} over 1 ms: TASK-CLOCK ns / flo
 sys.exit(0 if len(big) >= 5 and 0.85 < ratio < 1.1 else 1)
 PY
 
+# SMPI's thread contexts (a thread per rank, an event set per thread): every compute annotated too.
+"$haec" trace record --platform cluster:2 -np 2 --cfg contexts/factory:thread --counters perf::TASK-CLOCK --out th.txt \
+  -- "$build/bin/lu_like" 2 > /dev/null
+"$haec" trace check th.txt > /dev/null
+[ "$(grep -c ' compute ' th.txt_files/rank-1.txt)" -eq "$(grep -c 'haec_counters perf::TASK-CLOCK=' th.txt_files/rank-1.txt)" ] ||
+  fail "thread contexts: compute lines without annotation"
+
 # --- 3. check, replay (both readers), export, import
 "$haec" trace check t.txt > /dev/null
 "$haec" run --platform cluster:4 --replay t.txt --events --out rep --quiet

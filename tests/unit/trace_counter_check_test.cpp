@@ -2,6 +2,7 @@
 // trace annotated throughout passes; missing, misplaced, mixed or malformed counters are refused
 // naming file:line.
 #include "input_error.hpp"
+#include "ti_builder.hpp"
 #include "ti_check.hpp"
 
 #include <gtest/gtest.h>
@@ -98,4 +99,44 @@ TEST(TraceCounterCheck, RankWithoutCountersInAListedTrace)
   fs::remove_all(dir);
   EXPECT_NE(error.find("rank-1.txt:2: compute without counters, while "), std::string::npos) << error;
   EXPECT_NE(error.find("rank-0.txt:3 has them"), std::string::npos) << error;
+}
+
+// The OTF2 import's counters (libs/trace/ti_builder.hpp): Score-P's accumulated values read before
+// each enter and leave become each computation's difference.
+TEST(TiBuilderCounters, DifferencesBetweenLeaveAndNextEnter)
+{
+  haec::trace::TiBuilder b(1, 1e9);
+  b.counter_events({"PAPI_TOT_INS"});
+  b.counter_values(0, 1e-3, {1000});
+  b.enter(0, 1e-3, "MPI_Send");
+  b.counter_values(0, 1.5e-3, {1100}); // inside the call: not a computation's
+  b.leave(0, 1.5e-3);
+  b.counter_values(0, 2e-3, {1600});
+  b.enter(0, 2e-3, "MPI_Barrier");
+  b.leave(0, 2.5e-3); // no values here: the next computation cannot be priced
+  EXPECT_EQ(b.text(0), "0 init\n# 0 haec_counters PAPI_TOT_INS=1000\n0 compute 1000000\n"
+                       "# 0 haec_counters PAPI_TOT_INS=500\n0 compute 500000\n0 finalize\n");
+  b.counter_values(0, 3e-3, {1700});
+  EXPECT_THROW(b.enter(0, 3e-3, "MPI_Recv"), haec::InputError);
+}
+
+TEST(TiBuilderCounters, DecreasingOrAbsentValuesAreErrors)
+{
+  haec::trace::TiBuilder b(1, 1e9);
+  b.counter_events({"PAPI_TOT_INS"});
+  EXPECT_THROW(b.enter(0, 1e-3, "MPI_Send"), haec::InputError); // no value before the enter
+  haec::trace::TiBuilder c(1, 1e9);
+  c.counter_events({"PAPI_TOT_INS"});
+  c.counter_values(0, 1e-3, {50});
+  c.enter(0, 1e-3, "MPI_Send");
+  c.counter_values(0, 2e-3, {60});
+  c.leave(0, 2e-3);
+  c.counter_values(0, 3e-3, {40});
+  try {
+    c.enter(0, 3e-3, "MPI_Recv");
+    FAIL();
+  } catch (const haec::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("counter PAPI_TOT_INS decreases before MPI_Recv (rank 0 at 0.003 s)"),
+              std::string::npos) << e.what();
+  }
 }
