@@ -1,6 +1,7 @@
 #include "ti_repair.hpp"
 
 #include "atomic_file.hpp"
+#include "counter_annotation.hpp"
 #include "input_error.hpp"
 #include "ti_check.hpp"
 
@@ -361,16 +362,18 @@ std::vector<RankLines> read_lines(const std::string& list_path, int& ranks)
     for (std::string text; std::getline(in, text);) {
       ++number;
       Line l{number, split_fields(text), text};
-      if (l.f.empty() || l.f[0][0] == '#')
-        continue;
       const std::string at = files[fi] + ":" + std::to_string(number);
+      // Counter annotations ride along unchanged before their compute; other comments are dropped.
+      const bool counters = !l.f.empty() && parse_counter_annotation(l.f, at).has_value();
+      if (l.f.empty() || (l.f[0][0] == '#' && !counters))
+        continue;
       const std::string& a = l.f.size() > 1 ? l.f[1] : "";
       const bool rewritten = nb_collective(a) || a == "waitall" ||
                              ((a == "wait" || a == "test") && l.f.size() == 5) ||
                              (is_p2p(a) && l.f.size() >= 5 && (l.f[2] == "-333" || l.f[3] == "-444"));
-      if (!rewritten)
+      if (!rewritten && !counters)
         check_ti_line(l.f, at, shared ? -1 : static_cast<int>(fi), ranks);
-      const int r = shared ? to_int(l.f[0]) : static_cast<int>(fi);
+      const int r = shared ? to_int(l.f[counters ? 1 : 0]) : static_cast<int>(fi);
       if (r < 0 || r >= (ranks > 0 ? ranks : 1 << 22))
         throw InputError(at, "rank " + l.f[0] + " is not a rank of the trace", "the trace is corrupt");
       if (static_cast<size_t>(r) >= by_rank.size())
