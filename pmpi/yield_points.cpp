@@ -26,6 +26,7 @@ template <class F> F simgrid_function(const char* name)
   }
 
 HAEC_YIELD_POINT(double, MPI_Wtime, (void), ())
+HAEC_YIELD_POINT(double, mpi_wtime_, (void), ()) // Fortran (SMPI exports this mangling only)
 HAEC_YIELD_POINT(void, smpi_execute_flops, (double flops), (flops))
 HAEC_YIELD_POINT(void, smpi_execute_flops_benched, (double flops), (flops))
 HAEC_YIELD_POINT(void, smpi_execute, (double duration), (duration))
