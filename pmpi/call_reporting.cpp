@@ -128,7 +128,7 @@ Call::Call(Fn f, const void* caller) : rank(world_rank())
 {
   ReportState& s = report_state();
   s.calls.count(rank, f);
-  counting_call_entry(rank); // the burst's counters, before the entry that ends it
+  counting_call_entry(rank, fn_name(f)); // the burst's counters, before the entry that ends it
   if (s.enter != nullptr) {
     s.enter(fn_name(f), caller);
     entered_ = true;

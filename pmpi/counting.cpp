@@ -21,6 +21,8 @@ struct Counting {
   std::vector<std::string> events;
   std::vector<const char*> names; // for the suite's C entry point
   BurstCounters bursts;
+  unsigned long long bursts_taken = 0, interleaved = 0; // for counting_report
+  std::string first_interleaved;
 };
 
 Counting& counting()
@@ -32,6 +34,7 @@ Counting& counting()
 // The calling thread's event set: one per OS thread (one in all, unless SMPI runs thread contexts).
 thread_local int thread_set   = -1;
 thread_local bool thread_tried = false;
+thread_local unsigned long long thread_reads = 0; // reads of this thread's counters, by any rank
 
 void refuse(const papi::Verdict& v)
 {
@@ -85,7 +88,7 @@ void resume(int rank)
   Counting& c = counting();
   std::vector<long long> now(c.events.size());
   if (read_now(now.data()))
-    c.bursts.resume(rank, now.data());
+    c.bursts.resume(rank, now.data(), thread_reads);
 }
 
 // Pauses the rank; false when it was not counting.
@@ -97,7 +100,7 @@ bool pause(int rank)
   std::vector<long long> now(c.events.size());
   if (!read_now(now.data()))
     return false;
-  c.bursts.pause(rank, now.data());
+  c.bursts.pause(rank, now.data(), thread_reads);
   return true;
 }
 
@@ -124,16 +127,34 @@ void start_counting(int world_size, int rank)
   resume(rank);
 }
 
-void counting_call_entry(int rank)
+void counting_call_entry(int rank, const char* function)
 {
   Counting& c = counting();
   if (!c.enabled || !pause(rank))
     return;
-  const std::vector<double> counts = c.bursts.take(rank);
+  bool interleaved                 = false;
+  const std::vector<double> counts = c.bursts.take(rank, &interleaved);
+  ++c.bursts_taken;
+  if (interleaved && c.interleaved++ == 0) {
+    c.first_interleaved = "rank " + std::to_string(rank) + " before " + function;
+    if (TiRecorder* rec = ti()) // a trace must not carry them
+      rec->failed("--counters: " + c.first_interleaved +
+                  ", the computation spanned an unwrapped call that switched ranks: its counts include other ranks' code");
+  }
   if (auto sink = report_state().counters)
     sink(c.names.data(), counts.data(), static_cast<int>(counts.size()));
   if (TiRecorder* rec = ti())
     rec->counters(rank, counts);
+}
+
+void counting_report()
+{
+  const Counting& c = counting();
+  if (c.interleaved > 0)
+    std::fprintf(stderr,
+                 "haec: --counters: %llu of %llu computation bursts (first: %s) spanned a call that switched to other "
+                 "ranks and is not wrapped by libhaec_pmpi; their counts include those ranks' code\n",
+                 c.interleaved, c.bursts_taken, c.first_interleaved.c_str());
 }
 
 void counting_call_exit(int rank)

@@ -15,8 +15,13 @@ void open_counting();
 void start_counting(int world_size, int rank);
 
 // Around each MPI call: entry ends the rank's burst (counts reported), exit starts the next one.
-void counting_call_entry(int rank);
+// `function` names the call in the end-of-run report of interleaved bursts.
+void counting_call_entry(int rank, const char* function);
 void counting_call_exit(int rank);
+
+// At the last MPI_Finalize: one line on stderr when some bursts were interleaved with other ranks'
+// code (an unwrapped call switched ranks mid-burst), how many and the first.
+void counting_report();
 
 // An SMPI function the application calls between MPI calls that may switch to another rank
 // (MPI_Wtime, smpi_execute*, smpi_sleep, ...): the calling rank's counting pauses meanwhile.

@@ -68,6 +68,7 @@ void on_finalize()
   if (++s.finalized == s.world_size) { // last rank: every count is final
     write_debug_file(s.counts_path, s.calls.csv());
     write_debug_file(s.sizes_path, s.sizes.csv());
+    counting_report();
   }
 }
 

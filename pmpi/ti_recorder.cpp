@@ -231,6 +231,12 @@ void TiRecorder::unsupported(int rank, const std::string& call, const std::strin
     error_ = call + " (rank " + std::to_string(rank) + ") cannot be replayed: " + why;
 }
 
+void TiRecorder::failed(const std::string& why)
+{
+  if (error_.empty())
+    error_ = why;
+}
+
 std::string TiRecorder::rank_text(int rank) const
 {
   std::string out;

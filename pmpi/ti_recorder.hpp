@@ -58,6 +58,8 @@ public:
 
   // The first call that cannot be replayed; the trace is then not written.
   void unsupported(int rank, const std::string& call, const std::string& why);
+  // Any other reason the trace must not be written (the first one is kept).
+  void failed(const std::string& why);
   const std::string& error() const { return error_; }
 
   // The rank's trace file, one action per line.

@@ -63,6 +63,20 @@ PY
 [ "$(grep -c ' compute ' th.txt_files/rank-1.txt)" -eq "$(grep -c 'haec_counters perf::TASK-CLOCK=' th.txt_files/rank-1.txt)" ] ||
   fail "thread contexts: compute lines without annotation"
 
+# A burst around MPI_Comm_split (paused by libhaec_pmpi) is clean; around PMPI_Comm_split (unseen:
+# SMPI switches ranks inside it) haec run says how many bursts include other ranks' code, and a
+# recording is refused.
+"$haec" cc -O1 "$source_dir/tests/integration/counters_switch.c" -o switch
+"$haec" run --platform cluster:4 -np 4 --counters perf::TASK-CLOCK --out sw_ok --quiet -- ./switch 2> err
+[ ! -s err ] || fail "wrapped MPI_Comm_split: $(cat err)"
+"$haec" run --platform cluster:4 -np 4 --counters perf::TASK-CLOCK --out sw_pmpi --quiet -- ./switch pmpi 2> err
+grep -qE "^haec: --counters: [0-9]+ of 16 computation bursts \(first: rank [0-9] before MPI_Barrier\) spanned a call that switched" err &&
+  [ "$(grep -c . err)" -eq 1 ] || fail "interleaved bursts not reported: $(cat err)"
+set +e; "$haec" trace record --platform cluster:4 -np 4 --counters perf::TASK-CLOCK --out sw.txt -- ./switch pmpi > /dev/null 2> err
+rc=$?; set -e
+[ $rc -eq 2 ] && [ "$(grep -c . err)" -eq 1 ] && grep -q "spanned an unwrapped call that switched ranks" err &&
+  [ ! -e sw.txt ] && [ ! -e sw.txt_files ] || fail "recording of interleaved bursts: exit $rc: $(cat err)"
+
 # --- 3. check, replay (both readers), export, import
 "$haec" trace check t.txt > /dev/null
 "$haec" run --platform cluster:4 --replay t.txt --events --out rep --quiet

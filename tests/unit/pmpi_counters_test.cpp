@@ -16,10 +16,11 @@ using haec::pmpi::TiRecorder;
 TEST(BurstCounters, BurstIsDifferenceBetweenExitAndNextEntry)
 {
   BurstCounters b(2);
+  unsigned long long reads = 0;
   b.ensure_ranks(2);
   const long long exit0[] = {100, 7}, entry0[] = {350, 9};
-  b.resume(0, exit0);
-  b.pause(0, entry0);
+  b.resume(0, exit0, reads);
+  b.pause(0, entry0, reads);
   EXPECT_EQ(b.take(0), (std::vector<double>{250, 2}));
   EXPECT_EQ(b.take(0), (std::vector<double>{0, 0})); // taken once
 }
@@ -28,31 +29,55 @@ TEST(BurstCounters, PausedStretchesDoNotCount)
 {
   // Rank 0 calls MPI_Wtime mid-burst (paused 150..1150 while rank 1 runs), then enters a call.
   BurstCounters b(1);
+  unsigned long long reads = 0;
   b.ensure_ranks(2);
   const long long t100[] = {100}, t150[] = {150}, t1150[] = {1150}, t1180[] = {1180};
-  b.resume(0, t100);
-  b.pause(0, t150);
-  b.resume(0, t1150);
-  b.pause(0, t1180);
+  b.resume(0, t100, reads);
+  b.pause(0, t150, reads);
+  b.resume(0, t1150, reads);
+  b.pause(0, t1180, reads);
   EXPECT_EQ(b.take(0), std::vector<double>{80});
   EXPECT_FALSE(b.running(0));
-  b.pause(0, t1180); // not running: nothing added
+  b.pause(0, t1180, reads); // not running: nothing added
   EXPECT_EQ(b.take(0), std::vector<double>{0});
 }
 
 TEST(BurstCounters, RanksAreApartAndUnknownRanksIgnored)
 {
   BurstCounters b(1);
+  unsigned long long reads = 0;
   b.ensure_ranks(2);
   const long long a[] = {10}, c[] = {40}, d[] = {45};
-  b.resume(0, a);
-  b.resume(1, c);
-  b.pause(1, d);
-  b.pause(0, d);
+  b.resume(0, a, reads);
+  b.resume(1, c, reads);
+  b.pause(1, d, reads);
+  b.pause(0, d, reads);
   EXPECT_EQ(b.take(0), std::vector<double>{35});
   EXPECT_EQ(b.take(1), std::vector<double>{5});
-  b.resume(5, a);
+  b.resume(5, a, reads);
   EXPECT_TRUE(b.take(5).empty());
+}
+
+TEST(BurstCounters, AnotherRanksReadInsideABurstMarksItInterleaved)
+{
+  // One OS thread: rank 0's burst spans an unwrapped call during which rank 1 ran a whole burst.
+  BurstCounters b(1);
+  unsigned long long reads = 0;
+  b.ensure_ranks(2);
+  const long long t0[] = {0}, t10[] = {10}, t20[] = {20}, t30[] = {30};
+  b.resume(0, t0, reads);
+  b.resume(1, t10, reads);
+  b.pause(1, t20, reads);
+  b.pause(0, t30, reads);
+  bool interleaved = false;
+  EXPECT_EQ(b.take(1, &interleaved), std::vector<double>{10});
+  EXPECT_FALSE(interleaved);
+  EXPECT_EQ(b.take(0, &interleaved), std::vector<double>{30}); // rank 1's 10 included: flagged
+  EXPECT_TRUE(interleaved);
+  b.resume(0, t30, reads); // a clean burst clears the flag
+  b.pause(0, t30, reads);
+  b.take(0, &interleaved);
+  EXPECT_FALSE(interleaved);
 }
 
 TEST(CounterSetup, EventListParsing)

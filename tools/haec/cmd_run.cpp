@@ -389,6 +389,17 @@ void print_table(const nlohmann::json& s, const std::string& out)
   }
 }
 
+// The PMPI layer's notes about --counters (pmpi/counting.cpp) went to the simulator's log: shown.
+void forward_counter_notes(const fs::path& log)
+{
+  if (std::getenv("HAEC_TRACE_OUT") != nullptr) // haec trace record: the recording fails instead, in one line
+    return;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("haec: --counters", 0) == 0)
+      std::fprintf(stderr, "%s\n", line.c_str());
+}
+
 // Stages, runs smpirun, moves the result directory into place.
 int simulate(const RunOptions& o, Plan& p)
 {
@@ -411,6 +422,8 @@ int simulate(const RunOptions& o, Plan& p)
     if (simulation_failed(r, p.stage)) // run_failure.cpp: exit 2, 3 or 4, the log or directory kept
       return report_failed_run({r, p.stage, p.out, o.place.ranks, o.keep_failed});
     throw_if_interrupted();
+    if (!p.counters.empty())
+      forward_counter_notes(p.stage / "simgrid.log");
     move_into_place(p.stage, p.out);
   } catch (...) {
     cleanup();
