@@ -536,6 +536,8 @@ void add_run_command(CLI::App& app)
     opt->every_given      = run->count("--every") > 0;
     if (run->count("--out") > 0 && opt->out.empty()) // --out '' is not "the default directory"
       check_out_dir("", {}, false);
+    if (run->count("--counters") > 0 && opt->counters.empty()) // nor is --counters '' "no counters"
+      throw InputError("--counters ''", "names no event", "give PAPI events separated by commas, e.g. PAPI_TOT_INS");
     exit_code()           = run_simulation(*opt);
   });
 }
