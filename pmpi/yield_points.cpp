@@ -27,8 +27,15 @@ template <class F> F simgrid_function(const char* name)
     return next args;                                                                                                  \
   }
 
+// Fortran: SMPI exports `name_` only; as for the table's functions (fortran_wrappers.cpp), the
+// other two manglings are aliases of it.
+#define HAEC_FORTRAN_YIELD_POINT(ret, name, NAME, params, args)                                                       \
+  HAEC_YIELD_POINT(ret, name##_, params, args)                                                                         \
+  extern "C" ret name##__ params __attribute__((alias(#name "_")));                                                    \
+  extern "C" ret NAME params __attribute__((alias(#name "_")));
+
 HAEC_YIELD_POINT(double, MPI_Wtime, (void), ())
-HAEC_YIELD_POINT(double, mpi_wtime_, (void), ()) // Fortran (SMPI exports this mangling only)
+HAEC_FORTRAN_YIELD_POINT(double, mpi_wtime, MPI_WTIME, (void), ())
 HAEC_YIELD_POINT(void, smpi_execute_flops, (double flops), (flops))
 HAEC_YIELD_POINT(void, smpi_execute_flops_benched, (double flops), (flops))
 HAEC_YIELD_POINT(void, smpi_execute, (double duration), (duration))
@@ -59,16 +66,22 @@ HAEC_YIELD_POINT(int, MPI_Reduce_scatter_block, (const void* send, void* recv, i
 
 // Their Fortran entry points (SMPI's own, single underscore; every argument is a pointer, passed on).
 using F = int*;
-HAEC_YIELD_POINT(void, mpi_comm_split_, (F comm, F color, F key, F out, F ierr), (comm, color, key, out, ierr))
-HAEC_YIELD_POINT(void, mpi_comm_split_type_, (F comm, F type, F key, F info, F out, F ierr),
+HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_split, MPI_COMM_SPLIT, (F comm, F color, F key, F out, F ierr),
+                         (comm, color, key, out, ierr))
+HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_split_type, MPI_COMM_SPLIT_TYPE, (F comm, F type, F key, F info, F out, F ierr),
                  (comm, type, key, info, out, ierr))
-HAEC_YIELD_POINT(void, mpi_comm_dup_, (F comm, F out, F ierr), (comm, out, ierr))
-HAEC_YIELD_POINT(void, mpi_comm_create_, (F comm, F group, F out, F ierr), (comm, group, out, ierr))
-HAEC_YIELD_POINT(void, mpi_cart_create_, (F comm, F ndims, F dims, F periods, F reorder, F out, F ierr),
+HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_dup, MPI_COMM_DUP, (F comm, F out, F ierr), (comm, out, ierr))
+HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_create, MPI_COMM_CREATE, (F comm, F group, F out, F ierr),
+                         (comm, group, out, ierr))
+HAEC_FORTRAN_YIELD_POINT(void, mpi_cart_create, MPI_CART_CREATE,
+                         (F comm, F ndims, F dims, F periods, F reorder, F out, F ierr),
                  (comm, ndims, dims, periods, reorder, out, ierr))
-HAEC_YIELD_POINT(void, mpi_cart_sub_, (F comm, F remain, F out, F ierr), (comm, remain, out, ierr))
-HAEC_YIELD_POINT(void, mpi_intercomm_create_, (F local, F leader, F peer, F remote, F tag, F out, F ierr),
+HAEC_FORTRAN_YIELD_POINT(void, mpi_cart_sub, MPI_CART_SUB, (F comm, F remain, F out, F ierr), (comm, remain, out, ierr))
+HAEC_FORTRAN_YIELD_POINT(void, mpi_intercomm_create, MPI_INTERCOMM_CREATE,
+                         (F local, F leader, F peer, F remote, F tag, F out, F ierr),
                  (local, leader, peer, remote, tag, out, ierr))
-HAEC_YIELD_POINT(void, mpi_intercomm_merge_, (F comm, F high, F out, F ierr), (comm, high, out, ierr))
-HAEC_YIELD_POINT(void, mpi_reduce_scatter_block_, (F send, F recv, F count, F type, F op, F comm, F ierr),
+HAEC_FORTRAN_YIELD_POINT(void, mpi_intercomm_merge, MPI_INTERCOMM_MERGE, (F comm, F high, F out, F ierr),
+                         (comm, high, out, ierr))
+HAEC_FORTRAN_YIELD_POINT(void, mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK,
+                         (F send, F recv, F count, F type, F op, F comm, F ierr),
                  (send, recv, count, type, op, comm, ierr))
