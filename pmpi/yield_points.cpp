@@ -69,19 +69,19 @@ using F = int*;
 HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_split, MPI_COMM_SPLIT, (F comm, F color, F key, F out, F ierr),
                          (comm, color, key, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_split_type, MPI_COMM_SPLIT_TYPE, (F comm, F type, F key, F info, F out, F ierr),
-                 (comm, type, key, info, out, ierr))
+                         (comm, type, key, info, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_dup, MPI_COMM_DUP, (F comm, F out, F ierr), (comm, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_comm_create, MPI_COMM_CREATE, (F comm, F group, F out, F ierr),
                          (comm, group, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_cart_create, MPI_CART_CREATE,
                          (F comm, F ndims, F dims, F periods, F reorder, F out, F ierr),
-                 (comm, ndims, dims, periods, reorder, out, ierr))
+                         (comm, ndims, dims, periods, reorder, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_cart_sub, MPI_CART_SUB, (F comm, F remain, F out, F ierr), (comm, remain, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_intercomm_create, MPI_INTERCOMM_CREATE,
                          (F local, F leader, F peer, F remote, F tag, F out, F ierr),
-                 (local, leader, peer, remote, tag, out, ierr))
+                         (local, leader, peer, remote, tag, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_intercomm_merge, MPI_INTERCOMM_MERGE, (F comm, F high, F out, F ierr),
                          (comm, high, out, ierr))
 HAEC_FORTRAN_YIELD_POINT(void, mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK,
                          (F send, F recv, F count, F type, F op, F comm, F ierr),
-                 (send, recv, count, type, op, comm, ierr))
+                         (send, recv, count, type, op, comm, ierr))
