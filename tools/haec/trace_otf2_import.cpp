@@ -447,6 +447,9 @@ int import_otf2(const std::string& anchor, const std::string& out, const std::st
   write_ti(*im.ti, list, files);
   std::printf("%-22s %s (%d ranks, %llu OTF2 events)\n", "trace", out.c_str(), im.ti->ranks(),
               static_cast<unsigned long long>(im.events));
+  if (!im.counter_names.empty())
+    std::printf("%-22s %zu accumulated metrics as annotations of every computation\n", "counters",
+                im.counter_names.size());
   return 0;
 }
 
