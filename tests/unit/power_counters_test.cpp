@@ -104,3 +104,17 @@ TEST(CounterModel, BadCoefficientFilesAreRefused)
   refused("{\"events\": [\"A\"], \"pstates\": [{\"p_static\": -1, \"coefficients\": [1]}]}", "p_static is not");
   refused("{\"events\": [\"A\"], \"pstates\": [{\"p_static\": 1, \"coefficients\": [\"x\"]}]}", "coefficient 0");
 }
+
+TEST(CounterModel, RunEventsMustMatchTheCoefficientsBothWays)
+{
+  const auto c = two_events();
+  EXPECT_EQ(match_events(c, {"PAPI_L3_TCM", "PAPI_TOT_INS"}, "c.json"), (std::vector<size_t>{1, 0}));
+  EXPECT_THROW(match_events(c, {"PAPI_TOT_INS"}, "c.json"), haec::InputError);
+  EXPECT_THROW(match_events(c, {"PAPI_TOT_INS", "PAPI_L3_TCM", "PAPI_FP_OPS"}, "c.json"), haec::InputError);
+  try {
+    match_events(c, {"PAPI_TOT_INS", "X"}, "c.json");
+  } catch (const haec::InputError& e) {
+    EXPECT_STREQ(e.what(), "c.json: has no coefficient for event X, which the computations count; fit coefficients "
+                           "for every recorded event (haec calibrate power --counters)");
+  }
+}

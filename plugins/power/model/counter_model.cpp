@@ -113,6 +113,24 @@ double CounterCoefficients::watts(size_t pstate, const std::vector<double>& rate
   return watts;
 }
 
+std::vector<size_t> match_events(const CounterCoefficients& coefficients, const std::vector<std::string>& run_events,
+                                 const std::string& file)
+{
+  std::vector<size_t> index;
+  for (auto const& e : run_events) {
+    const int k = coefficients.index_of(e);
+    if (k < 0)
+      throw InputError(file, "has no coefficient for event " + e + ", which the computations count",
+                       "fit coefficients for every recorded event (haec calibrate power --counters)");
+    index.push_back(static_cast<size_t>(k));
+  }
+  for (auto const& e : coefficients.events())
+    if (std::find(run_events.begin(), run_events.end(), e) == run_events.end())
+      throw InputError(file, "prices event " + e + ", which the computations do not count",
+                       "record that event too, or fit coefficients for the recorded events only");
+  return index;
+}
+
 CounterNodePower::CounterNodePower(CounterCoefficients coefficients, std::vector<double> speed_per_pstate, int cores)
     : coefficients_(std::move(coefficients)), speed_(std::move(speed_per_pstate)), cores_(cores)
 {

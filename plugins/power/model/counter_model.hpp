@@ -53,6 +53,12 @@ private:
   std::vector<CounterPstate> pstates_;
 };
 
+// For each event the run's computations count (run_events[i]), its index in `coefficients`. Every
+// event must be priced and every coefficient must have its event: a missing one would silently
+// drop its share of the power. Throws haec::InputError naming `file` otherwise.
+std::vector<size_t> match_events(const CounterCoefficients& coefficients, const std::vector<std::string>& run_events,
+                                 const std::string& file);
+
 // The computations running on one node and the power they draw under the counter model.
 class CounterNodePower {
 public:
