@@ -41,41 +41,10 @@ PY
 grep -q "R^2" fit.out && grep -q "held out: RMS error" fit.out
 
 # --- the replay -----------------------------------------------------------------------------
-cat > two.xml <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="h0" speed="2Gf,1Gf" core="2"><prop id="wattage_per_state" value="10:20:60,8:15:40"/></host>
-    <host id="h1" speed="2Gf,1Gf" core="2"><prop id="wattage_per_state" value="10:20:60,8:15:40"/></host>
-    <link id="l" bandwidth="1.25GBps" latency="1.5us"/>
-    <route src="h0" dst="h1"><link_ctn id="l"/></route>
-  </zone>
-</platform>
-XML
-mkdir -p t_files
-# rank r: region MPI_Init@trace>* then region MPI_Barrier@trace>*, each one computation.
-cat > t_files/rank-0.txt <<'EOF2'
-0 init
-# 0 haec_counters PAPI_TOT_INS=3e9 PAPI_L3_TCM=2e6
-0 compute 1e9
-0 barrier
-# 0 haec_counters PAPI_TOT_INS=1e9 PAPI_L3_TCM=2e7
-0 compute 2e9
-0 barrier
-0 finalize
-EOF2
-cat > t_files/rank-1.txt <<'EOF2'
-1 init
-# 1 haec_counters PAPI_L3_TCM=1e6 PAPI_TOT_INS=2e9
-1 compute 5e8
-1 barrier
-# 1 haec_counters PAPI_L3_TCM=0 PAPI_TOT_INS=4e9
-1 compute 1e9
-1 barrier
-1 finalize
-EOF2
-printf 't_files/rank-0.txt\nt_files/rank-1.txt\n' > t.txt
+# calibration/examples/counters: two hosts (2 and 1 Gf per core, 2 cores) and a trace whose rank r
+# runs region MPI_Init@trace>* then region MPI_Barrier@trace>*, one annotated computation each.
+ex="$src/calibration/examples/counters"
+cp "$ex/two.xml" . && cp -r "$ex/trace.txt" "$ex/trace_files" . && mv trace.txt t.txt
 cp logs/truth.json exact.json
 "$haec" run --platform two.xml --replay t.txt --power-model counters --counter-coefficients exact.json \
   --power-series --out fast --quiet
