@@ -191,7 +191,8 @@ void PowerPlugin::start()
   polling_share_ = config_.polling ? *config_.polling : simgrid::config::get_value<double>("smpi/iprobe-cpu-usage");
   envelope_      = core::smpi_envelope();
   crosstraffic_  = simgrid::config::get_value<bool>("network/crosstraffic");
-  refuse_hosts_without_power();
+  if (!config_.counters) // the counter model takes its power from its coefficients
+    refuse_hosts_without_power();
   const double now = sg4::Engine::get_clock();
   try { // the platform's power properties: wrong ones make the run's energy wrong
     setup_hosts(now);

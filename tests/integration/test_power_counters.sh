@@ -53,6 +53,12 @@ cp logs/truth.json exact.json
 "$haec" run --platform two.xml --replay t.txt --power-model counters --counter-coefficients fitted.json \
   --out fitted --quiet
 "$haec" run --platform two.xml --replay t.txt --power --out linear --quiet
+# the counter model needs none of the linear model's host properties; same inputs, same bits
+sed 's#<prop id="wattage_per_state" value="[^"]*"/>#<prop id="wattage_off" value="3"/>#' two.xml > bare.xml
+! grep -q wattage_per_state bare.xml
+"$haec" run --platform bare.xml --replay t.txt --power-model counters --counter-coefficients exact.json \
+  --power-series --out bare --quiet
+cmp fast/hosts.csv bare/hosts.csv && cmp fast/power.csv bare/power.csv && cmp fast/counters.csv bare/counters.csv
 $py - <<'PY'
 import csv, json
 truth = json.load(open("exact.json"))

@@ -128,12 +128,15 @@ void resolve_inputs(RunOptions& o, Plan& p)
 // for it: refused, naming the host and the fix.
 void check_power_profiles(const RunOptions& o, const ResolvedPlatform& platform)
 {
-  const char* option = !o.governor.empty()   ? "--governor"
-                       : !o.workloads.empty() ? "--workloads"
-                       : !o.power_model.empty() ? "--power-model"
-                       : o.power_series       ? "--power-series"
-                       : o.power              ? "--power"
-                                              : nullptr;
+  // The counter model's power comes from its coefficients (only a governor still needs profiles).
+  const bool counters = o.power_model == "counters";
+  const char* option  = !o.governor.empty()               ? "--governor"
+                        : counters                        ? nullptr
+                        : !o.workloads.empty()            ? "--workloads"
+                        : !o.power_model.empty()          ? "--power-model"
+                        : o.power_series                  ? "--power-series"
+                        : o.power                         ? "--power"
+                                                          : nullptr;
   if (option == nullptr || platform.host_without_power.empty())
     return;
   throw InputError("--platform " + o.platform,
