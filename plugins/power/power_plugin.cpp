@@ -113,7 +113,7 @@ private:
   // Counter-based power (haec/power/model:counters): each computation priced by its counter rates.
   void setup_counter_model(sg4::Host* h, HostEnergyMeter& meter);
   uint64_t start_counted(const core::ComputationStarted& e, HostPower& hp);
-  void refuse_uncounted(const core::ComputationStarted& e);
+  [[noreturn]] void refuse_uncounted(const core::ComputationStarted& e);
   std::vector<size_t> coefficient_of_event_; // the core's counter_events() -> coefficient index
   uint64_t counted_ = 0;                     // computations priced by counters so far (their ids)
   std::vector<int> profile_of_region_;  // core region id -> profile (-1: none, -2: not looked up)
@@ -457,7 +457,7 @@ void PowerPlugin::refuse_uncounted(const core::ComputationStarted& e)
                             (region == core::kNoRegion ? "" : " in " + core::region_text(region));
   const std::string problem = counted_ > 0 ? "counters missing from part of the run: " + which + " has none"
                                            : "the computations carry no counters (" + which + " has none)";
-  core::reject_setting(InputError("--power-model counters", problem,
+  core::reject_setting(InputError(core::settings().what("haec/power/model"), problem,
                                   "annotate every burst (# RANK haec_counters ...) or use --power-model linear")
                            .what());
 }
