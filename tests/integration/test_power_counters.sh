@@ -133,4 +133,23 @@ for rank, (ins, miss) in want.items():
     assert abs(float(h["busy_s"]) - float(r["busy_s"])) < 1e-15, (h, r)
 print("emulation: 7 bursts per rank carried their counters; energy = P_static T + c . counts")
 PY
+# with our PMPI layer (haec cc) the counts land in the regions the calls name: every computation of
+# regions.csv carried counts, and each burst's counts are in the region ending at the call they
+# were handed at (the first barrier's: 4e8 (rank + 1) instructions)
+"$build/bin/haec" cc -O1 -o entry_pmpi "$src/tests/integration/counters_entry.c"
+"$haec" run --platform two.xml -np 2 --power-model counters --counter-coefficients exact.json --out emu-pmpi \
+  --quiet -- ./entry_pmpi
+$py - <<'PY'
+import csv, collections
+regions = {r["region"]: int(r["computations"]) for r in csv.DictReader(open("emu-pmpi/regions.csv"))}
+rows = list(csv.DictReader(open("emu-pmpi/counters.csv")))
+per_region = collections.Counter()
+for r in rows:
+    per_region[r["region"]] += int(r["computations"])
+assert dict(per_region) == regions, (per_region, regions)
+first = [r for r in rows if r["region"].startswith("MPI_Init@")]
+assert len(first) == 2 and all(float(r["PAPI_TOT_INS"]) == 4e8 * (int(r["rank"]) + 1) for r in first), first
+assert all(">MPI_Barrier@" in r["region"] for r in first), first
+print("emulation with the PMPI layer: %d regions, every computation carried its burst's counts" % len(regions))
+PY
 echo "PASS test_power_counters"
