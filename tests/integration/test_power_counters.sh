@@ -113,6 +113,30 @@ print("replay: counter model energy h0 %.9f J, h1 %.9f J (linear model %.6f, %.6
       "fitted coefficients %.9f, %.9f J" % (fast["h0"], fast["h1"], linear["h0"], linear["h1"], slow["h0"],
                                            slow["h1"], fitted["h0"], fitted["h1"]))
 PY
+# --- three ranks on h0's two cores: SimGrid shares them (2/3 of a core each, then whole cores),
+# the model's rates follow (count / flops x the speed each gets), so the energy identity holds
+mkdir -p ov_files
+for r in 0 1 2; do
+  printf "$r init\n# $r haec_counters PAPI_TOT_INS=%se9 PAPI_L3_TCM=1e6\n$r compute %s\n$r barrier\n$r finalize\n" \
+    $((r + 1)) $(((r + 1) * 1000000000)) > ov_files/rank-$r.txt
+done
+printf 'ov_files/rank-0.txt\nov_files/rank-1.txt\nov_files/rank-2.txt\n' > ov.txt
+printf 'h0\nh0\nh0\n' > ov.hostfile
+"$haec" run --platform two.xml --hostfile ov.hostfile --replay ov.txt --power-model counters \
+  --counter-coefficients exact.json --power-series --out shared --quiet
+$py - <<'PY'
+import csv, json
+s = json.load(open("shared/summary.json")); T = s["makespan_s"]
+h0 = next(r for r in csv.DictReader(open("shared/hosts.csv")) if r["host"] == "h0")
+want = 20 * T + 2e-9 * 6e9 + 1e-6 * 3e6
+assert abs(float(h0["energy_j"]) - want) < 1e-12 * want, (h0, want)
+# at the start: 3 x 1 instruction per flop at 4/3 Gf, misses 1e6 / (k e9 flops) each
+p0 = 20 + 2e-9 * 4e9 + 1e-6 * (1e-3 + 0.5e-3 + 1e-3 / 3) * 4e9 / 3
+first = next(float(r["watts"]) for r in csv.DictReader(open("shared/power.csv")) if r["host"] == "h0")
+assert abs(first - p0) < 1e-9, (first, p0)
+print("shared cores: h0 %.9f J = P_static T + c . counts; %.6f W with 3 computations on 2 cores" % (want, first))
+PY
+
 # --- emulation through the PMPI layer's entry point -----------------------------------------
 smpicc -O1 -o entry "$src/tests/integration/counters_entry.c"
 "$haec" run --platform two.xml -np 2 --power-model counters --counter-coefficients exact.json --out emu --quiet -- ./entry
