@@ -80,11 +80,14 @@ bool add_counters(RunTrace& t, const std::vector<std::string>& f, const std::str
     return false;
   if (t.counter_events.empty())
     t.counter_events = sample->events;
-  if (sample->events != t.counter_events)
+  sum.resize(t.counter_events.size(), 0.0);
+  size_t matched = 0; // counts in the order of the trace's first annotation (any order is allowed)
+  for (size_t i = 0; i < sample->events.size(); ++i)
+    for (size_t k = 0; k < t.counter_events.size(); ++k)
+      if (t.counter_events[k] == sample->events[i])
+        sum[k] += sample->counts[i], ++matched;
+  if (matched != t.counter_events.size() || sample->events.size() != t.counter_events.size())
     throw InputError(at, "counters differ from the trace's first annotation", "check the trace: haec trace check TRACE");
-  sum.resize(sample->counts.size(), 0.0);
-  for (size_t i = 0; i < sum.size(); ++i)
-    sum[i] += sample->counts[i];
   return true;
 }
 

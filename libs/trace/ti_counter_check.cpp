@@ -4,16 +4,27 @@
 #include "counter_annotation.hpp"
 #include "input_error.hpp"
 
+#include <algorithm>
+
 namespace haec::trace {
 namespace {
 const char* kRecordAgain = "record the trace again with --counters, or remove every haec_counters line";
 
+// As the core words it (core/computation_counters.cpp): events separated by spaces.
 std::string joined(const std::vector<std::string>& names)
 {
   std::string s;
   for (auto const& n : names)
-    s += (s.empty() ? "" : ",") + n;
+    s += (s.empty() ? "" : " ") + n;
   return s;
+}
+
+// The same events in any order (counter_annotation.hpp: one set per trace).
+bool same_set(std::vector<std::string> a, std::vector<std::string> b)
+{
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
 }
 } // namespace
 
@@ -29,9 +40,10 @@ void CounterCheck::annotation(const std::vector<std::string>& fields, const std:
   if (events_.empty()) {
     events_    = sample->events;
     events_at_ = at;
-  } else if (sample->events != events_) {
-    throw InputError(at, "counters " + joined(sample->events) + " differ from " + joined(events_) + " at " + events_at_,
-                     "a trace carries one set of events, in one order; " + std::string(kRecordAgain));
+  } else if (!same_set(sample->events, events_)) {
+    throw InputError(at, "counts events " + joined(sample->events) + " where the run's first burst counted " +
+                             joined(events_) + " (" + events_at_ + ")",
+                     "record the same events on every rank and burst");
   }
   pending_at_   = at;
   pending_rank_ = named;
@@ -55,7 +67,7 @@ void CounterCheck::line(const std::vector<std::string>& fields, const std::strin
   if (comment)
     annotation(fields, at, rank);
   else if (fields.size() > 1 && fields[1] == "compute" && first_bare_.empty())
-    first_bare_ = at;
+    first_bare_ = at, first_bare_rank_ = fields[0];
 }
 
 void CounterCheck::end_of_file()
@@ -68,8 +80,10 @@ void CounterCheck::end_of_file()
 void CounterCheck::finish() const
 {
   if (!first_annotated_.empty() && !first_bare_.empty())
-    throw InputError(first_bare_, "compute without counters, while " + first_annotated_ + " has them",
-                     std::string("every computation must carry counters; ") + kRecordAgain);
+    throw InputError(first_bare_,
+                     "counters missing from part of the run: rank " + first_bare_rank_ +
+                         "'s computation has none, while " + first_annotated_ + " has counters",
+                     kRecordAgain);
 }
 
 } // namespace haec::trace
