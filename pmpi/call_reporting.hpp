@@ -23,6 +23,8 @@ extern "C" void haec_suite_mpi_exit(void) __attribute__((weak));
 // The calling rank's hardware counters over the computation burst that ends at the MPI call it is
 // entering (counts[i] of events[i], PAPI's counts), called just before haec_suite_mpi_enter of that
 // call; the core attaches them to the rank's next computation (counter-based power, counters.csv).
+// Also called, without an entry after it, before an SMPI function that charges a computation
+// mid-burst (MPI_Wtime, smpi_execute*, ...: yield_points.cpp) with the counts up to there.
 extern "C" void haec_suite_computation_counters(const char* const* events, const double* counts, int n)
     __attribute__((weak));
 // Right after the entry of a call that can block on a peer: the peer's world rank and the tag

@@ -127,11 +127,11 @@ void start_counting(int world_size, int rank)
   resume(rank);
 }
 
-void counting_call_entry(int rank, const char* function)
+// The rank's counts since its last hand-over, to the suite (whose next computation of the rank
+// takes them) and to the trace recorder.
+void hand_over(int rank, const char* function)
 {
-  Counting& c = counting();
-  if (!c.enabled || !pause(rank))
-    return;
+  Counting& c                      = counting();
   bool interleaved                 = false;
   const std::vector<double> counts = c.bursts.take(rank, &interleaved);
   ++c.bursts_taken;
@@ -145,6 +145,12 @@ void counting_call_entry(int rank, const char* function)
     sink(c.names.data(), counts.data(), static_cast<int>(counts.size()));
   if (TiRecorder* rec = ti())
     rec->counters(rank, counts);
+}
+
+void counting_call_entry(int rank, const char* function)
+{
+  if (counting().enabled && pause(rank))
+    hand_over(rank, function);
 }
 
 void counting_report()
@@ -163,13 +169,16 @@ void counting_call_exit(int rank)
     resume(rank);
 }
 
-CountingPause::CountingPause()
+CountingPause::CountingPause(const char* function)
 {
   if (!counting().enabled)
     return;
   const int rank = world_rank();
-  if (pause(rank))
-    rank_ = rank;
+  if (!pause(rank))
+    return;
+  rank_ = rank;
+  // SMPI charges the code run so far as a computation inside `function`: its counts go first.
+  hand_over(rank, function);
 }
 
 CountingPause::~CountingPause()

@@ -24,10 +24,13 @@ void counting_call_exit(int rank);
 void counting_report();
 
 // An SMPI function the application calls between MPI calls that may switch to another rank
-// (MPI_Wtime, smpi_execute*, smpi_sleep, ...): the calling rank's counting pauses meanwhile.
+// (MPI_Wtime, smpi_execute*, smpi_sleep, ...): the calling rank's counting pauses meanwhile. SMPI
+// charges the code run since the last MPI call as a computation inside such a function, so the
+// counts so far are handed over first, as at a call's entry (the suite's next computation of the
+// rank takes them; the recorder sums them with the rest of the burst).
 class CountingPause {
 public:
-  CountingPause();
+  explicit CountingPause(const char* function);
   ~CountingPause();
   CountingPause(const CountingPause&)            = delete;
   CountingPause& operator=(const CountingPause&) = delete;

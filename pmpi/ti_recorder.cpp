@@ -48,6 +48,7 @@ void TiRecorder::flush(Rank& r)
     push(r, "sleep " + ti_number(r.sleep));
   r.flops = r.sleep = 0;
   r.counts.clear();
+  r.awaiting.clear();
 }
 
 void TiRecorder::counter_events(const std::vector<std::string>& events)
@@ -58,12 +59,8 @@ void TiRecorder::counter_events(const std::vector<std::string>& events)
 void TiRecorder::counters(int rank, const std::vector<double>& counts)
 {
   Rank* r = at(rank);
-  if (r == nullptr || counts.size() != counter_events_.size())
-    return;
-  if (r->counts.empty())
-    r->counts.assign(counts.size(), 0.0);
-  for (size_t i = 0; i < counts.size(); ++i)
-    r->counts[i] += counts[i];
+  if (r != nullptr && counts.size() == counter_events_.size())
+    r->awaiting = counts; // replaces a hand-over no computation took
 }
 
 void TiRecorder::init(int rank, double now)
@@ -110,6 +107,12 @@ void TiRecorder::computation_started(int rank, double flops)
   if (Rank* r = at(rank)) {
     r->flops += flops;
     r->running_inside = r->in_call;
+    if (!r->awaiting.empty()) { // this computation takes the counts handed over before it
+      r->counts.resize(r->awaiting.size(), 0.0);
+      for (size_t i = 0; i < r->awaiting.size(); ++i)
+        r->counts[i] += r->awaiting[i];
+      r->awaiting.clear();
+    }
   }
 }
 

@@ -36,10 +36,11 @@ public:
   void leave(int rank, double now, bool timed); // timed: the call's own time becomes a sleep
   void computation_started(int rank, double flops);
   void computation_ended(int rank, double seconds);
-  // Hardware counters (counting.hpp): the events, then each burst's counts as its call is entered.
-  // They add up like the flops until the next compute line, written just before it as
-  // `# RANK haec_counters EVENT=COUNT ...`; counts of bursts that SMPI charged no computation for
-  // (below smpi/cpu-threshold) have no compute line and are not written.
+  // Hardware counters (counting.hpp): the events, then the counts handed over at a call's entry
+  // (or a yield point). As in the suite (core/computation_counters.cpp), counts belong to the
+  // rank's next computation and are replaced by the next hand-over when SMPI charged none (below
+  // smpi/cpu-threshold); counts with a computation add up like its flops until the next compute
+  // line, written just before it as `# RANK haec_counters EVENT=COUNT ...`.
   void counter_events(const std::vector<std::string>& events);
   void counters(int rank, const std::vector<double>& counts);
 
@@ -81,6 +82,7 @@ private:
     double last_exit = 0, entered = 0;
     double flops = 0, sleep = 0;                      // not written yet
     std::vector<double> counts;                       // hardware counters not written yet
+    std::vector<double> awaiting;                     // counts handed over, no computation since
     double seconds_outside = 0, seconds_inside = 0;   // computation time between / inside calls
     bool in_call = false, running_inside = false, finalized = false;
     uint64_t next_id = 1;

@@ -23,7 +23,7 @@ template <class F> F simgrid_function(const char* name)
   extern "C" ret name params                                                                                           \
   {                                                                                                                    \
     static const auto next = haec::pmpi::simgrid_function<ret(*) params>(#name);                                       \
-    haec::pmpi::CountingPause pause;                                                                                   \
+    haec::pmpi::CountingPause pause(#name);                                                                            \
     return next args;                                                                                                  \
   }
 

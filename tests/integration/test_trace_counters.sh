@@ -104,6 +104,22 @@ rc=$?; set -e
 [ $rc -eq 2 ] && [ "$(grep -c . err)" -eq 1 ] && grep -q "spanned an unwrapped call that switched ranks" err &&
   [ ! -e sw.txt ] && [ ! -e sw.txt_files ] || fail "recording of interleaved bursts: exit $rc: $(cat err)"
 
+# The two halves meet: live counts through haec_suite_computation_counters price every computation
+# of an emulation under the counter model, including those SMPI charges at MPI_Wtime (pingpong
+# times itself), and counters.csv holds as many computations per region as regions.csv.
+printf '{"events": ["perf::TASK-CLOCK"], "pstates": [{"p_static": 20.0, "coefficients": [1e-9]}, {"p_static": 15.0, "coefficients": [1e-9]}]}\n' > tc.json
+"$haec" run --platform "$source_dir/calibration/examples/counters/two.xml" -np 2 --counters perf::TASK-CLOCK \
+  --power-model counters --counter-coefficients tc.json --out model --quiet -- "$build/bin/pingpong"
+/usr/bin/python3 - <<'PY' || fail "counter model on live counts"
+import csv
+regions = {r["region"]: int(r["computations"]) for r in csv.DictReader(open("model/regions.csv"))}
+counted = {}
+for r in csv.DictReader(open("model/counters.csv")):
+    counted[r["region"]] = counted.get(r["region"], 0) + int(r["computations"])
+assert counted == regions, (counted, regions)
+print(f"counter model on live counts: {sum(regions.values())} computations, all counted")
+PY
+
 # --- 3. check, replay (both readers), export, import
 "$haec" trace check t.txt > /dev/null
 "$haec" run --platform cluster:4 --replay t.txt --events --out rep --quiet

@@ -142,3 +142,20 @@ TEST(TiRecorderCounters, AnnotationBeforeEachComputeSummedLikeFlops)
   EXPECT_NE(text.find("# 0 haec_counters PAPI_TOT_INS=1500 PAPI_L3_TCM=4\n0 compute 6000000\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("PAPI_TOT_INS=7"), std::string::npos) << text;
 }
+
+TEST(TiRecorderCounters, AHandOverNoComputationTookIsReplacedAsInTheSuite)
+{
+  // MPI_Wtime below smpi/cpu-threshold (no computation), then the call's computation.
+  TiRecorder rec;
+  rec.ensure_ranks(1);
+  rec.counter_events({"A"});
+  rec.init(0, 0);
+  rec.counters(0, {40}); // at MPI_Wtime: SMPI charges nothing
+  rec.counters(0, {60}); // at the call's entry
+  rec.enter(0, 1);
+  rec.computation_started(0, 1e6);
+  rec.computation_ended(0, 0.001);
+  rec.action(0, "barrier");
+  rec.finalize(0);
+  EXPECT_NE(rec.rank_text(0).find("# 0 haec_counters A=60\n0 compute 1000000\n"), std::string::npos) << rec.rank_text(0);
+}
