@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace haec::dvfs {
@@ -31,6 +32,7 @@ protected:
     double last_wait = -1; // AdagioImproved: the wait after the previous occurrence (-1: none)
     double last_spf  = 0;  // AdagioImproved: seconds per flop of the previous occurrence
     double last_raw_wait = -1; // AdagioImproved: t_lib beyond the communication floor, previous occurrence
+    bool ended = false;    // AdagioImproved: an occurrence ended before (last_raw_wait may be < 0)
     double structural = 0; // AdagioImproved: wait that slowing down did not shrink (not slack)
   };
   Task& task(uint64_t key, int rank);
@@ -58,11 +60,25 @@ public:
   double t_min(int rank = 0) const;
 
 private:
+  // One cycle of a rank's tasks (until a key repeats): the net slowdown of its tasks against
+  // their previous occurrences and the net change of their waits. Adagio's premise for the
+  // rank as a whole: the waits shrink by what the tasks slowed down. In a pipeline the delay a
+  // stage causes downstream comes back as a longer wait after *another* task of the rank, so
+  // the per-task check cannot see it.
+  struct Cycle {
+    std::unordered_set<uint64_t> keys;
+    double slowed = 0, wait_change = 0, t_comp = 0;
+    std::vector<uint64_t> tasks; // ids, in the order they ended
+
+  };
   void on_task_end_thesis(const TaskObservation& observation);
+  // Premise failed over the cycle: the waits its tasks slowed into were not slack.
+  void close_cycle(Cycle& cycle);
 
   double factor_;
   bool thesis_;
   std::unordered_map<int, double> t_min_; // by rank
+  std::unordered_map<int, Cycle> cycles_; // by rank
 };
 
 } // namespace haec::dvfs
