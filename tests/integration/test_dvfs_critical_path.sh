@@ -26,6 +26,13 @@ done
 "$haec" run --platform $P --replay s/s.txt --governor adagio-improved --cfg haec/dvfs/params:adagio_thesis=1 --out s-ai-thesis --quiet
 "$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg haec/dvfs/params:lagrange_thesis=1 --out s-lg-thesis --quiet
 
+# A balanced pipeline (bt_like, 50 iterations): no slack; AdagioImproved must do no harm.
+"$haec" trace record --platform $P -np 16 --out p/p.txt --quiet --cfg smpi/simulate-computation:no -- \
+  "$build/bin/bt_like" --iters 50 > /dev/null
+for g in performance adagio-improved lagrange; do
+  "$haec" run --platform $P --replay p/p.txt --governor $g --out p-$g --quiet
+done
+
 B=cluster:8,preset=taurus-node
 record $B 8 u/u.txt --iters 15 --pattern uniform
 governors="performance powersave ondemand conservative adagio adagio-improved lagrange mix"
@@ -51,6 +58,14 @@ for d in ["s-ai-thesis", "s-lg-thesis"]:
     dm = summary(d)["makespan_s"] / T - 1
     report.append("%s %+.1f %%" % (d, 100 * dm))
     assert dm > 0.05, (d, dm)
+# Pipeline: within +1 % of makespan, energy not worse (measured +0.87 % / -0.0008 %, README).
+pb = summary("p-performance")
+for g in ["adagio-improved", "lagrange"]:
+    s = summary("p-" + g)
+    dm = s["makespan_s"] / pb["makespan_s"] - 1
+    report.append("bt_like %s %+.3f %% makespan, %+.4f %% energy" % (g, 100 * dm, 100 * (s["energy_j"] / pb["energy_j"] - 1)))
+    assert dm <= 0.01, ("pipeline", g, dm)
+    assert s["energy_j"] <= pb["energy_j"] * (1 + 1e-6), ("pipeline energy", g, s["energy_j"], pb["energy_j"])
 # Balanced run: no slack anywhere.
 u = {g: summary("u-" + g)["makespan_s"] for g in os.environ["GOVERNORS"].split()}
 for g, t in u.items():
