@@ -120,3 +120,20 @@ TEST(DvfsAdagioImproved, DelayComingBackAfterAnotherTaskIsNotSlack)
     EXPECT_EQ(g.scheduled_level(1), comes_back ? 2 : 5) << comes_back;
   }
 }
+
+// AdagioImproved bounds the next occurrence's time by t_target with the flops known at its
+// start: A is scheduled at 1.8 GHz for a 1.299 s target (2.3 Gflop). 2.6 Gflop would take
+// 1.444 s there; the slowest level that fits is 2.1 GHz (1.238 s; 2.0 GHz: 1.3 s > 1.299 s).
+// Less work never runs slower than the schedule.
+TEST(DvfsAdagioImproved, GrownWorkRunsFasterWithinTheTarget)
+{
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    occur(g, 1, 2.3e9, 0.31);
+    occur(g, 2, 2.3e9, 0.01);
+  }
+  ASSERT_EQ(g.scheduled_level(1), 5);
+  EXPECT_EQ(g.on_task_start(1, 2.6e9).pstate, 2);
+  EXPECT_EQ(g.on_task_start(1, 2.3e9).pstate, 5);
+  EXPECT_EQ(g.on_task_start(1, 1.0e9).pstate, 5);
+}

@@ -50,6 +50,7 @@ void AdagioGovernor::adagio_schedule(Task& t, const TaskObservation& o, double n
   }
   t.rate[static_cast<size_t>(t.ran_level)] = I / o.t_comp;
   const double target = o.t_comp + o.t_lib - not_slack;
+  t.target      = target;
   t.sched_level = 0;
   for (int l = levels - 1; l >= 0; --l) // slowest first
     if (I / t.rate[static_cast<size_t>(l)] <= target * (1 + 1e-12)) {
@@ -132,6 +133,21 @@ void AdagioImprovedGovernor::close_cycle(Cycle& c)
       t.sched_level = std::min(t.sched_level, t.ran_level / 2);
     }
   c = Cycle{};
+}
+
+Plan AdagioImprovedGovernor::on_task_start(uint64_t key, double flops, int rank)
+{
+  Task& t = task(key, rank);
+  if (thesis_ || !t.measured || !(flops > 0))
+    return AdagioGovernor::on_task_start(key, flops, rank);
+  int fit = 0;
+  for (int l = t.sched_level; l > 0; --l) // from the schedule towards the fastest
+    if (flops / t.rate[static_cast<size_t>(l)] <= t.target * (1 + 1e-12)) {
+      fit = l;
+      break;
+    }
+  t.ran_level = fit;
+  return set(table_.pstate(fit));
 }
 
 // Listing 5 as printed, per task.

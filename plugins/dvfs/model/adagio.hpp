@@ -27,6 +27,7 @@ protected:
     bool measured = false;
     int ran_level = 0;      // level the last occurrence started at
     int sched_level = 0;    // level for the next occurrence
+    double target = 0;      // t_target of the last schedule (s)
     std::vector<double> rate; // flop/s by level
     double t_min = std::numeric_limits<double>::infinity(); // AdagioImproved as printed
     double last_wait = -1; // AdagioImproved: the wait after the previous occurrence (-1: none)
@@ -56,6 +57,10 @@ class AdagioImprovedGovernor : public AdagioGovernor {
 public:
   AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal = false);
   void on_task_end(const TaskObservation& observation) override;
+  // The schedule, or faster: the slowest level at which this occurrence's known flops fit the
+  // last t_target. A task whose work grew (lu's heavier iterations) would otherwise run its
+  // extra work slowly too and overrun the slack measured on the lighter occurrence.
+  Plan on_task_start(uint64_t key, double flops, int rank = 0) override;
   // The rank's t_min (+inf before its first task ended).
   double t_min(int rank = 0) const;
 
