@@ -74,7 +74,6 @@ private:
     std::unordered_set<uint64_t> keys;
     double slowed = 0, wait_change = 0, t_comp = 0;
     std::vector<uint64_t> tasks; // ids, in the order they ended
-
   };
   void on_task_end_thesis(const TaskObservation& observation);
   // Premise failed over the cycle: the waits its tasks slowed into were not slack.
