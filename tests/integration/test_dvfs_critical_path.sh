@@ -5,6 +5,9 @@
 #     and save energy; the thesis's literal formulas (adagio_thesis=1, lagrange_thesis=1) do not;
 #   - on a perfectly balanced run (uniform pattern: no slack anywhere) no governor but powersave
 #     and adagio lengthens the makespan by more than 0.1 %.
+#   - on a balanced pipeline (bt_like, 50 iterations) adagio-improved and lagrange stay within
+#     +1 % and do not cost energy; on the moving hotspot (30 iterations) lagrange_premise=1 keeps
+#     Lagrange within +1 % and saves (plugins/dvfs/README.md).
 set -euo pipefail
 build="$(cd "$1" && pwd)"
 haec="$build/bin/haec"
