@@ -12,6 +12,12 @@ namespace haec::platform {
 
 enum class RoutingPolicy { Static, Random, RoundRobin, Adaptive };
 
+// What a run asks of the routes (haec/routing, haec/routing/seed).
+struct RoutingChoice {
+  RoutingPolicy policy = RoutingPolicy::Static;
+  uint64_t seed        = 1; // random only
+};
+
 // "static", "random", "round-robin", "adaptive"; anything else: InputError naming `what`.
 RoutingPolicy parse_routing_policy(const std::string& text, const std::string& what);
 std::string routing_policy_name(RoutingPolicy policy);
