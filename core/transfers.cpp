@@ -13,9 +13,9 @@
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
+#include <xbt/log.h>
 
 #include <nlohmann/json.hpp>
-#include <xbt/log.h>
 
 #include <cmath>
 #include <deque>

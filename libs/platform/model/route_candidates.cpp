@@ -35,9 +35,14 @@ std::vector<uint32_t> RouteCandidates::detour_racks(uint32_t from, uint32_t to, 
   return out;
 }
 
-std::vector<int> RouteCandidates::distances(uint32_t src) const
+const std::vector<int>& RouteCandidates::distances(uint32_t src)
 {
-  std::vector<int> dist(topo_.num_nodes(), -1);
+  if (distances_.empty())
+    distances_.resize(topo_.num_nodes());
+  if (distances_[src])
+    return *distances_[src];
+  distances_[src] = std::make_unique<std::vector<int>>(topo_.num_nodes(), -1);
+  std::vector<int>& dist = *distances_[src];
   std::vector<uint32_t> queue{src};
   dist[src] = 0;
   for (size_t head = 0; head < queue.size(); ++head) {
@@ -56,9 +61,10 @@ std::vector<int> RouteCandidates::distances(uint32_t src) const
 // Depth-first over the links that stay on a shortest path: dist_src rises by one and the rest of
 // the way (dist_dst, the network being symmetric) falls by one. Ascending link ids at each node
 // give lexicographic order.
-void RouteCandidates::shortest_paths(uint32_t src, uint32_t dst, std::vector<Path>& out) const
+void RouteCandidates::shortest_paths(uint32_t src, uint32_t dst, std::vector<Path>& out)
 {
-  const std::vector<int> from_src = distances(src), to_dst = distances(dst);
+  const std::vector<int>& from_src = distances(src);
+  const std::vector<int>& to_dst   = distances(dst);
   const int length = from_src[dst];
   Path path;
   std::function<void(uint32_t)> extend = [&](uint32_t node) {

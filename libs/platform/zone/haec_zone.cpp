@@ -26,14 +26,14 @@ namespace sg  = simgrid;
 namespace sgr = simgrid::kernel::routing;
 using sg::s4u::Link;
 
-MessageRouting* active_routing = nullptr;
+MessageRouting* active_routing = nullptr; // the zone routing per message, if any (one per process)
 
 class HaecZone : public sgr::NetZoneImpl, public MessageRouting {
 public:
   HaecZone(const std::string& name, const Topology& topo, const RoutingChoice& routing) : NetZoneImpl(name), topo_(topo)
   {
     if (routing.policy != RoutingPolicy::Static) { // static: Topology::route, exactly as without a policy
-      router_     = std::make_unique<MessageRouter>(topo_, routing.policy, routing.seed);
+      router_        = std::make_unique<MessageRouter>(topo_, routing.policy, routing.seed);
       active_routing = this;
     }
   }
