@@ -153,3 +153,47 @@ TEST(PlatformRouting, RouterStateChangesOnlyOnStartAndEnd)
   st.start(2, 5, 1);
   EXPECT_EQ(st.next(2, 5), paths[0]);
 }
+
+TEST(PlatformRouting, EveryCandidateIsAConnectedRouteOfItsKind)
+{
+  // 3x3x4, l3=3, indirect=2, every pair: candidates are connected walks from src to dst; the
+  // shortest ones (all but the last `indirect`) have the static route's length and are distinct;
+  // each indirect one crosses exactly its detour rack with two l3 hops and never returns to a rack
+  // it left. Parallel cables give many pairs several shortest paths.
+  Topology t(parse_spec("hierarchical:3x3x4,l3=3,indirect=2"));
+  RouteCandidates c(t);
+  const uint32_t rack = 9;
+  size_t multi = 0;
+  for (uint32_t s = 0; s < t.num_nodes(); ++s)
+    for (uint32_t d = 0; d < t.num_nodes(); ++d) {
+      if (s == d)
+        continue;
+      const auto& paths = c.of(s, d);
+      const size_t indirect = s / rack != d / rack ? 2 : 0;
+      ASSERT_GE(paths.size(), 1 + indirect);
+      const size_t shortest = paths.size() - indirect;
+      multi += shortest > 1;
+      const auto detours    = RouteCandidates::detour_racks(s / rack, d / rack, 4, 2);
+      for (size_t i = 0; i < paths.size(); ++i) {
+        uint32_t cur = s, l3 = 0;
+        std::vector<uint32_t> racks{s / rack};
+        for (uint32_t id : paths[i]) {
+          ASSERT_EQ(t.links()[id].from, cur);
+          cur = t.links()[id].to;
+          l3 += t.links()[id].dim == 2;
+          if (cur / rack != racks.back())
+            racks.push_back(cur / rack);
+        }
+        ASSERT_EQ(cur, d);
+        if (i < shortest) {
+          ASSERT_EQ(static_cast<int>(paths[i].size()), t.dor_distance(s, d)) << s << "->" << d << " #" << i;
+          for (size_t j = 0; j < i; ++j)
+            ASSERT_NE(paths[i], paths[j]);
+        } else {
+          ASSERT_EQ(l3, 2u);
+          ASSERT_EQ(racks, (std::vector<uint32_t>{s / rack, detours[i - shortest], d / rack}));
+        }
+      }
+    }
+  EXPECT_GT(multi, 100u);
+}
