@@ -6,9 +6,9 @@
 (1) Fat tree: each level's cables carry 0/25/50/75 % less bandwidth than the level below
     (reduce=R), with sequential (xyz: rank i on node i) and random (seeded) placement.
 (2) Indirect routing on the hierarchical network: 5 racks, the application's ranks shuffled
-    (seeded) over the nodes of racks 0 and 1; direct routes only, then 1, 2, 3 extra routes
-    through other racks (indirect=N) chosen per message by each policy; and a bound with 32 times
-    the rack-to-rack bandwidth (MARS's dashed line).
+    (seeded) over the nodes of racks 0 and 1; shortest routes only (indirect=0), then 1, 2, 3
+    extra routes through other racks (indirect=N), chosen per message by each policy; and a bound
+    with 32 times the rack-to-rack bandwidth (MARS's dashed line).
 Both on LU-like (apps/lu_like, pipelined wavefront, 240-280 B messages) and on stencil_imbalance
 (--dims 3 --pattern uniform: a 3-D halo exchange of a few KiB per face, the near-neighbour pattern
 of MARS's LAMMPS). Traces are recorded once in flops mode (deterministic) and replayed with nodes
@@ -111,7 +111,9 @@ def two_rack_hostfile(out, shape):
 
 def indirect_study(haec, traces, out, shape):
     hostfile = two_rack_hostfile(out, shape)
-    cases = [("direct", 0, "static", "")]
+    # indirect=0 with each policy: pairs that have several shortest paths spread too (in
+    # hierarchical:4x8x5 half of the node pairs have several), which the +N rows include.
+    cases = [("direct", 0, p, "") for p in POLICIES]
     cases += [(f"+{n}", n, p, "") for n in (1, 2, 3) for p in POLICIES]
     cases.append(("bound: l3 x32", 0, "static", ",l3-bw=300GBps"))
     rows = []

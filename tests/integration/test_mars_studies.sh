@@ -19,7 +19,7 @@ out = sys.argv[1]
 ft = list(csv.DictReader(open(f"{out}/fat_tree.csv")))
 ind = list(csv.DictReader(open(f"{out}/indirect.csv")))
 assert len(ft) == 2 * 2 * 4 and len(ft[0]) == 8, (len(ft), ft[0].keys())
-assert len(ind) == 2 * (1 + 3 * 4 + 1) and len(ind[0]) == 7, (len(ind), ind[0].keys())
+assert len(ind) == 2 * (4 + 3 * 4 + 1) and len(ind[0]) == 7, (len(ind), ind[0].keys())
 assert {(r["app"], r["placement"], r["reduce %"]) for r in ft} == \
     {(a, p, r) for a in ("lu_like", "stencil") for p in ("sequential", "random") for r in ("0", "25", "50", "75")}
 
