@@ -34,6 +34,7 @@ size_t MessageRouter::choose(uint32_t src, uint32_t dst, const std::vector<Path>
 
 const Path& MessageRouter::next(uint32_t src, uint32_t dst)
 {
+  std::lock_guard<std::mutex> guard(candidates_lock_);
   const std::vector<Path>& candidates = candidates_.of(src, dst);
   return candidates[choose(src, dst, candidates)];
 }

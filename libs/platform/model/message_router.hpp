@@ -7,6 +7,7 @@
 #include "route_policy.hpp"
 
 #include <cstdint>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -17,7 +18,8 @@ public:
   // `topo` must be hierarchical and outlive the router.
   MessageRouter(const Topology& topo, RoutingPolicy policy, uint64_t seed);
 
-  // The route the next message src -> dst takes (the same until start() or end()).
+  // The route the next message src -> dst takes (the same until start() or end()). Safe to call
+  // from parallel actors (s4u::Host::route_to() needs no simcall): the candidates' cache is locked.
   const Path& next(uint32_t src, uint32_t dst);
   // A message of `bytes` leaves on next(src, dst): counts it, adds its bytes in flight on each of
   // its links. Returns the token that ends it.
@@ -33,6 +35,7 @@ private:
   static uint64_t key(uint32_t src, uint32_t dst) { return (static_cast<uint64_t>(src) << 32) | dst; }
 
   RouteCandidates candidates_;
+  std::mutex candidates_lock_;
   RoutingPolicy policy_;
   uint64_t seed_;
   std::vector<double> bandwidth_; // per link, bytes/s
