@@ -8,7 +8,10 @@
 #  - random: other link loads than static, the same files again with the same seed, others with another;
 #  - adaptive runs and uses the detours;
 #  - every policy: links.csv payload on the cables = sum of bytes x hops of messages.csv (each
-#    message counted on the route it took).
+#    message counted on the route it took);
+#  - the link models time each message on its own route: with --link pnc_r (whose per-pair route
+#    cache must notice a pair's other routes) a pair's 2-hop messages take longer than its 1-hop
+#    messages of the same size, and all messages of one size and hop count take the same time.
 set -euo pipefail
 build="$(cd "$1" && pwd)"
 haec="$build/bin/haec"
@@ -42,6 +45,7 @@ replay random "$spec,indirect=3" --routing random --routing-seed 7
 replay random-again "$spec,indirect=3" --routing random --routing-seed 7
 replay random-other "$spec,indirect=3" --routing random --routing-seed 8
 replay adaptive "$spec,indirect=3" --routing adaptive
+replay pnc "$spec,indirect=3" --routing round-robin --link pnc_r
 
 for f in messages.csv links.csv hops.csv; do
   cmp "plain/$f" "static/$f" || { echo "FAIL: static routing with indirect=3 changed $f"; exit 1; }
@@ -91,6 +95,14 @@ random_hops = [int(m["hops"]) for m in rows("random", "messages.csv") if m["src_
 assert 1 in random_hops and 2 in random_hops
 adaptive_hops = [int(m["hops"]) for m in rows("adaptive", "messages.csv") if m["src_node"] != m["dst_node"]]
 assert 2 in adaptive_hops, "adaptive never took a detour"
+# pnc_r: one model time per (size, hops), longer over 2 hops.
+times = defaultdict(set)
+for m in rows("pnc", "messages.csv"):
+    if m["src_node"] != m["dst_node"]:
+        times[(int(m["bytes"]), int(m["hops"]))].add(float(m["model_time"]))
+assert all(len(v) == 1 for v in times.values()), times
+sizes = {b for b, h in times if (b, 1) in times and (b, 2) in times}
+assert sizes and all(min(times[(b, 2)]) > max(times[(b, 1)]) for b in sizes), times
 print("routing policies: ok", {p: len(h) for p, h in by_pair.items()})
 PY
 echo "PASS"
