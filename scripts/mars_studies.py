@@ -20,6 +20,7 @@ import csv
 import json
 import os
 import random
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -48,12 +49,8 @@ def record(haec, build, out, shape):
         traces[name] = os.path.join(out, "traces", name + ".trace")
         run([haec, "trace", "record", "--platform", f"cluster:{shape['ranks']}", "-np", str(shape["ranks"]),
              "--cfg", "smpi/simulate-computation:no", "--quiet", "--out", traces[name], "--"] + cmd,
-            stdout=subprocess_devnull())
+            stdout=subprocess.DEVNULL)
     return traces
-
-
-def subprocess_devnull():
-    return open(os.devnull, "w")
 
 
 def replay(haec, trace, out, platform, options):
