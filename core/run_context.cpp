@@ -110,6 +110,7 @@ void start_run()
                    [](const Plugin& a, const Plugin& b) { return a.order < b.order; });
   try {
     parts::start_calls();
+    parts::start_counters();
     for (auto const& p : plugins())
       p.start();
     parts::connect_iterations();
@@ -206,6 +207,12 @@ void reject_setting(const std::string& message)
 {
   std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
   std::fflush(stderr);
+  // From inside a rank (an input found bad while it runs: a trace's counters), SimGrid's exit
+  // handler would abort the process since the ranks did not finalize, hiding the status.
+  if (sg4::Actor::self() != nullptr) {
+    std::fflush(stdout);
+    std::_Exit(2);
+  }
   std::exit(2);
 }
 
