@@ -13,6 +13,7 @@ namespace simgrid::s4u {
 class Activity;
 class Exec;
 class Host;
+class Link;
 } // namespace simgrid::s4u
 
 namespace haec::core {
@@ -51,10 +52,15 @@ struct ComputationEnded {
 };
 
 // A network transfer completed; `transfer.model_time` is the link model's T (-1 without one).
+// With per-message routes (haec/routing) `route` is the links the transfer took and `back_route`
+// those of its reverse flow (network/crosstraffic, else empty); nullptr when routes are static
+// (a pair's route is then src->route_to(dst)).
 struct TransferCompleted {
   const Transfer& transfer;
   const simgrid::s4u::Host* src;
   const simgrid::s4u::Host* dst;
+  const std::vector<simgrid::s4u::Link*>* route      = nullptr;
+  const std::vector<simgrid::s4u::Link*>* back_route = nullptr;
 };
 
 // A rank enters (begin) or leaves a polling call (MPI_Test*, a replayed test).

@@ -7,6 +7,7 @@
 #include "platform_spec.hpp"
 #include "run.hpp"
 #include "topology.hpp"
+#include "units.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -15,6 +16,17 @@
 
 namespace {
 std::unique_ptr<haec::platform::Topology> topology; // routes are computed from it during the run
+// haec/routing and haec/routing/seed, read as the platform is built (the core's settings are
+// validated later, by which time the zone already routes).
+haec::platform::RoutingChoice routing_choice()
+{
+  haec::platform::RoutingChoice c;
+  const std::string policy = simgrid::config::get_value<std::string>("haec/routing");
+  c.policy = haec::platform::parse_routing_policy(policy, "--cfg=haec/routing:" + policy);
+  const std::string seed = simgrid::config::get_value<std::string>("haec/routing/seed");
+  c.seed = static_cast<uint64_t>(haec::units::parse_integer(seed, "--cfg=haec/routing/seed:" + seed));
+  return c;
+}
 } // namespace
 
 const haec::platform::Topology* haec::core::parts::loaded_topology()
@@ -34,7 +46,7 @@ extern "C" void load_platform(const simgrid::s4u::Engine&)
     if (json.is_discarded())
       throw haec::InputError(path, "is not valid JSON", "regenerate it with `haec platform`");
     topology = std::make_unique<haec::platform::Topology>(haec::platform::from_json(json, path));
-    haec::platform::build_in_simgrid(*topology);
+    haec::platform::build_in_simgrid(*topology, {}, routing_choice());
   } catch (const std::exception& e) {
     haec::core::reject_setting(e.what());
   }

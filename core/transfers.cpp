@@ -5,6 +5,7 @@
 // Without a link model the factors reproduce SMPI's own tables exactly (smpi_factors.hpp).
 #include "checks.hpp"
 #include "core_parts.hpp"
+#include "haec_zone.hpp"
 #include "run.hpp"
 #include "smpi_factors.hpp"
 
@@ -13,6 +14,8 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 #include <xbt/log.h>
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <deque>
@@ -40,7 +43,8 @@ private:
                 const std::vector<sg4::Link*>& links);
   TransferTiming timing(double size, uint64_t payload, const sg4::Host* src, const sg4::Host* dst,
                         const std::vector<sg4::Link*>& links);
-  void announce(double size, const sg4::Host* src, const sg4::Host* dst, int hops, const TransferTiming& t, double now);
+  void announce(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                const TransferTiming& t, double now);
 
   std::optional<SmpiFactorTable> smpi_bw_, smpi_lat_;
   // Factor callbacks come in pairs (bandwidth then latency) for one transfer: evaluate once.
@@ -60,8 +64,14 @@ private:
     Transfer transfer;
     const sg4::Host* src;
     const sg4::Host* dst;
+    // Per-message routes only (platform::message_routing()): the router's token, the links taken
+    // and those of the reverse flow SimGrid charged.
+    uint64_t route_token = 0;
+    std::vector<sg4::Link*> route, back_route;
   };
+  void take_route(Announced& a, const std::vector<sg4::Link*>& links, double size) const;
   std::map<std::pair<double, double>, std::deque<Announced>> pending_;
+  bool crosstraffic_ = true;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
   // cost ~4 % of a 4096-rank replay when searched per transfer; bench/scale, measured).
   struct HostIds {
@@ -87,10 +97,14 @@ Transfers& transfers()
 
 void Transfers::connect()
 {
-  if (!model && !recording())
+  const bool routed = platform::message_routing() != nullptr; // the router learns of each message here
+  if (!model && !recording() && !routed)
     return; // nothing asked: leave SimGrid's network untouched
   if (!model) {
     // Observing routes needs the callbacks; reproduce SMPI's own factor tables exactly.
+    if (routed && (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")))
+      reject_setting("--cfg=haec/routing: per-message routes need the suite's factor callbacks, which smpi/bw-factor "
+                     "and smpi/lat-factor replace; drop those two settings or use haec/routing:static");
     if (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")) {
       XBT_WARN("smpi/bw-factor or smpi/lat-factor was set: transfers are counted but routes are not recorded");
       return;
@@ -98,8 +112,9 @@ void Transfers::connect()
     smpi_bw_.emplace(simgrid::config::get_value<std::string>("smpi/bw-factor"), "smpi/bw-factor");
     smpi_lat_.emplace(simgrid::config::get_value<std::string>("smpi/lat-factor"), "smpi/lat-factor");
   }
-  installed_ = true;
-  auto* net  = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
+  installed_    = true;
+  crosstraffic_ = simgrid::config::get_value<bool>("network/crosstraffic");
+  auto* net     = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   net->set_bw_factor_cb([this](double size, const sg4::Host* src, const sg4::Host* dst,
                                const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
     return factor(true, size, src, dst, links);
@@ -133,15 +148,16 @@ double Transfers::factor(bool bandwidth, double size, const sg4::Host* src, cons
   }
   const TransferTiming& t = last_.value;
   if (!bandwidth) { // the latency callback comes last: the transfer is now announced
-    announce(size, src, dst, last_.hops, t, now);
+    announce(size, src, dst, links, t, now);
     last_.size = -1; // the next pair belongs to another transfer
   }
   return bandwidth ? t.bw_factor : t.lat_factor;
 }
 
-void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst, int hops, const TransferTiming& tm,
-                         double now)
+void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                         const TransferTiming& tm, double now)
 {
+  const int hops = last_.hops;
   const HostIds& s = host_ids(src);
   const HostIds& d = host_ids(dst);
   Transfer t;
@@ -155,7 +171,22 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   t.model_time = tm.total;
   t.link_bytes = size / tm.bw_factor; // what its flow occupies on each link (power plugin)
   count(started_, t);
-  pending_[{now, size}].push_back(Announced{t, src, dst});
+  Announced a{t, src, dst, 0, {}, {}};
+  take_route(a, links, size);
+  pending_[{now, size}].push_back(std::move(a));
+}
+
+// SimGrid asked the zone for this message's route and for its reverse flow's (crosstraffic) just
+// before these callbacks: both are still the pair's "next" routes until start() says it left.
+void Transfers::take_route(Announced& a, const std::vector<sg4::Link*>& links, double size) const
+{
+  platform::MessageRouting* routing = platform::message_routing();
+  if (!routing)
+    return;
+  a.route = links;
+  if (crosstraffic_)
+    a.dst->route_to(a.src, a.back_route, nullptr);
+  a.route_token = routing->start(*a.src, *a.dst, size);
 }
 
 void Transfers::count(Counts& counts, const Transfer& t)
@@ -204,7 +235,7 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
       if (std::abs(c->transfer.start + c->transfer.model_time - finish) <
           std::abs(best->transfer.start + best->transfer.model_time - finish))
         best = c;
-  Announced done = *best;
+  Announced done = std::move(*best);
   candidates.erase(best);
   if (candidates.empty())
     pending_.erase(it);
@@ -212,11 +243,21 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
   count(completed_, done.transfer);
   if (recording())
     run_record().add_transfer(done.transfer);
-  bus().transfer_completed.publish(TransferCompleted{done.transfer, done.src, done.dst});
+  const bool routed = platform::message_routing() != nullptr;
+  if (routed)
+    platform::message_routing()->end(done.route_token);
+  bus().transfer_completed.publish(TransferCompleted{done.transfer, done.src, done.dst, routed ? &done.route : nullptr,
+                                                     routed ? &done.back_route : nullptr});
 }
 
 void Transfers::add_results(Results& results) const
 {
+  if (platform::message_routing()) { // which per-message policy chose the routes recorded
+    nlohmann::json r = {{"policy", settings().text("haec/routing")}};
+    if (settings().text("haec/routing") == "random")
+      r["seed"] = settings().integer("haec/routing/seed");
+    results.add_summary("routing", r.dump());
+  }
   const std::string name = "network_sent_equals_received";
   if (!installed_) {
     results.add_check(not_checked(name, "transfers were not observed (smpi/bw-factor or smpi/lat-factor set)"));

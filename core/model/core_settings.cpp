@@ -4,6 +4,7 @@
 #include "iteration_modes.hpp"
 #include "link_settings.hpp"
 #include "power_settings.hpp"
+#include "route_policy.hpp"
 
 namespace haec::core {
 namespace {
@@ -28,6 +29,11 @@ Setting output_switch(const char* key, const char* description, const char* opti
   return s;
 }
 
+void check_routing(const std::string& value, const std::string& what)
+{
+  platform::parse_routing_policy(value, what);
+}
+
 void check_iterations(const std::string& value, const std::string& what)
 {
   iterations::parse_iteration_mode(value, what);
@@ -48,6 +54,15 @@ std::vector<Setting> core_settings_rows()
                          "with the mapping's metrics",
                          "", "");
   run.needs = {Need{"haec/out", {}}};
+  Setting routing = reserved("haec/routing",
+                             "Route of each message where a pair has several (hierarchical platforms: parallel level-3 "
+                             "cables, indirect=N): static (one route), random (seeded), round-robin (per node pair), "
+                             "adaptive (the candidate whose busiest link has the fewest bytes in flight per bandwidth)",
+                             "static", "--routing");
+  routing.check = check_routing;
+  Setting routing_seed = reserved("haec/routing/seed", "Seed of the random routing policy", "1", "--routing-seed");
+  routing_seed.check   = settings::check_integer;
+  routing_seed.needs   = {Need{"haec/routing", {"random"}}};
   return {reserved("haec/out", "Directory receiving summary.json and the CSV tables (empty: none)", "", "--out"),
           output_switch("haec/messages", "Also write messages.csv, one line per network transfer", "--messages"),
           output_switch("haec/events",
@@ -59,6 +74,8 @@ std::vector<Setting> core_settings_rows()
                    "", "--platform"),
           run,
           iterations,
+          routing,
+          routing_seed,
           Setting{"haec/replay/reader",
                   "Trace reader of a replay: haec (the same actions as SimGrid's reader, read faster; "
                   "core/replay_runner.cpp) or simgrid (SimGrid's own)",

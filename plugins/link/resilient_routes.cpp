@@ -36,6 +36,10 @@ double ResilientRoutes::transfer_time(uint64_t payload, const simgrid::s4u::Host
                                       const std::vector<simgrid::s4u::Link*>& links, double& serial)
 {
   auto it = routes_.find({src, dst});
+  if (it != routes_.end() && it->second.links != links) { // another of the pair's routes (haec/routing)
+    routes_.erase(it);
+    it = routes_.end();
+  }
   if (it == routes_.end()) {
     hops_.clear();
     if (src != dst)
@@ -44,12 +48,12 @@ double ResilientRoutes::transfer_time(uint64_t payload, const simgrid::s4u::Host
         hops_.push_back({l->get_latency(), l->get_bandwidth(), loss.data, loss.ack});
       }
     try {
-      it = routes_.emplace(std::make_pair(src, dst), model_.summarize(hops_.data(), hops_.size())).first;
+      it = routes_.emplace(std::make_pair(src, dst), Reduced{links, model_.summarize(hops_.data(), hops_.size())}).first;
     } catch (const InputError& e) {
       throw InputError("route " + src->get_name() + " -> " + dst->get_name(), e.what(), "");
     }
   }
-  const auto& route = it->second;
+  const auto& route = it->second.summary;
   serial            = model_.bottleneck_serialisation(payload, route);
   return setup_.sampled ? model_.sampled_time(payload, route, rng_) : model_.expected_time(payload, route);
 }

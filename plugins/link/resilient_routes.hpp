@@ -20,7 +20,7 @@ public:
   explicit ResilientRoutes(const resilient::Setup& setup);
 
   // T(m, route) including d_mpi; `serial` receives the part spent serialising on the slowest hop.
-  // A host pair's route is reduced once (static routing: its links never change).
+  // A host pair's route is reduced once, and again when its links change (haec/routing).
   double transfer_time(uint64_t payload, const simgrid::s4u::Host* src, const simgrid::s4u::Host* dst,
                        const std::vector<simgrid::s4u::Link*>& links, double& serial);
   std::string summary_json() const;
@@ -43,7 +43,11 @@ private:
       return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
     }
   };
-  std::unordered_map<std::pair<const void*, const void*>, resilient::Model::RouteSummary, PairHash> routes_;
+  struct Reduced {
+    std::vector<simgrid::s4u::Link*> links; // the route it was reduced from
+    resilient::Model::RouteSummary summary;
+  };
+  std::unordered_map<std::pair<const void*, const void*>, Reduced, PairHash> routes_;
 };
 
 } // namespace haec::link

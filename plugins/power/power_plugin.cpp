@@ -79,6 +79,10 @@ private:
   void on_polling(const core::Polling& p);
   void on_transfer(const core::TransferCompleted& t);
   const std::vector<size_t>& route(const sg4::Host* src, const sg4::Host* dst);
+  // The links a transfer took: its own route under haec/routing, else the pair's static one.
+  const std::vector<size_t>& route_of(const std::vector<sg4::Link*>* taken, const sg4::Host* src,
+                                      const sg4::Host* dst);
+  std::vector<size_t> taken_ids_;
   Totals totals(); // integrates every host up to now (idempotent at one instant)
   void contribute(core::Results& results);
   void log_totals(const Totals& t);
@@ -498,6 +502,18 @@ const std::vector<size_t>& PowerPlugin::route(const sg4::Host* src, const sg4::H
   return it->second;
 }
 
+const std::vector<size_t>& PowerPlugin::route_of(const std::vector<sg4::Link*>* taken, const sg4::Host* src,
+                                                 const sg4::Host* dst)
+{
+  if (!taken)
+    return route(src, dst);
+  taken_ids_.clear();
+  for (const sg4::Link* l : *taken)
+    if (auto li = link_index_.find(l); li != link_index_.end())
+      taken_ids_.push_back(li->second);
+  return taken_ids_;
+}
+
 // Our PMPI layer brackets every MPI_Test* of the application (SMPI sleeps inside it, smpi/test):
 // that time is charged as polling, like SMPI's MPI_Iprobe computations.
 void PowerPlugin::on_polling(const core::Polling& p)
@@ -525,14 +541,14 @@ void PowerPlugin::on_transfer(const core::TransferCompleted& e)
   // value * bw_factor, so a link's usage integrates to size / bw_factor (link_bytes). Without
   // that figure: the payload plus SMPI's envelope.
   const double occupied = t.link_bytes >= 0 ? t.link_bytes : static_cast<double>(t.bytes) + envelope_;
-  for (size_t id : route(e.src, e.dst)) {
+  for (size_t id : route_of(e.route, e.src, e.dst)) {
     links_[id].bytes += occupied;
     links_[id].payload += static_cast<double>(t.bytes);
   }
   // network/crosstraffic: CM02 also puts the flow on the reverse route with weight 0.05 (TCP
   // acks), loopbacks included; a link on both routes carries both weights.
   if (crosstraffic_)
-    for (size_t id : route(e.dst, e.src))
+    for (size_t id : route_of(e.back_route, e.dst, e.src))
       links_[id].bytes += 0.05 * occupied;
 }
 

@@ -45,7 +45,8 @@ void add_platform_command(CLI::App& app)
       "  quote it: ';' ends a shell command) or hierarchical (SxBxR: S switches per board, B boards per\n"
       "  rack, R racks, each group fully connected; one node per switch). Keys:\n"
       "  reduce=R (fat-tree: each level R % less bandwidth than the one below, 0 <= R < 100);\n"
-      "  l3=N (hierarchical: parallel level-3 links per rack pair), l1-bw/-lat/-ber, l2-.., l3-..;\n"
+      "  l3=N (hierarchical: parallel level-3 links per rack pair), indirect=N (hierarchical: N extra\n"
+      "  routes through other racks, for haec run --routing), l1-bw/-lat/-ber, l2-.., l3-..;\n"
       "  board=torus|mesh, wireless=aligned|full, optical-bw/-lat/-ber, wireless-bw/-lat/-ber (haec-box);\n"
       "  link-bw, link-lat, link-ber (mesh, torus, cluster, fat-tree); cores=N; speed=1Gf or speeds=2.3Gf/2.2Gf/...;\n"
       "  loopback-bw, loopback-lat; preset=seed004 (haec-box as seed 004: mesh boards, aligned wireless,\n"
@@ -72,6 +73,9 @@ void add_platform_command(CLI::App& app)
                   units::exact(t.bandwidth).c_str(), units::exact(t.latency).c_str(), units::exact(t.ber).c_str());
     if (topo.spec().kind == platform::Kind::FatTree)
       describe_fat_tree(topo.spec());
+    if (topo.spec().indirect_routes > 0)
+      std::printf("  routes between racks: the shortest ones and %d through other racks (haec run --routing)\n",
+                  topo.spec().indirect_routes);
     if (opt->hosts)
       for (uint32_t n = 0; n < topo.num_nodes(); ++n) {
         auto c = topo.coords(n);

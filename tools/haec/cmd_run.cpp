@@ -11,6 +11,7 @@
 #include "platform_source.hpp"
 #include "power_settings.hpp"
 #include "process.hpp"
+#include "route_policy.hpp"
 #include "rank_capacity.hpp"
 #include "run_failure.hpp"
 #include "run_output.hpp"
@@ -170,6 +171,18 @@ std::string checked_counters(const RunOptions& o, const Plan& p)
   return o.counters;
 }
 
+// A per-message routing policy needs a platform with several routes per pair (our hierarchical zone).
+void check_routing(const RunOptions& o, const ResolvedPlatform& platform)
+{
+  const auto policy = platform::parse_routing_policy(o.routing, "--routing " + o.routing);
+  if (policy == platform::RoutingPolicy::Static)
+    return;
+  if (!platform.topology)
+    throw InputError("--routing " + o.routing, "the routes of a SimGrid XML platform are SimGrid's static routes",
+                     "use --routing static, or a hierarchical: platform");
+  platform::check_routing_supported(platform.topology->spec(), policy, "--routing " + o.routing);
+}
+
 // Everything checked before the disk is touched.
 Plan prepare(RunOptions& o)
 {
@@ -185,6 +198,7 @@ Plan prepare(RunOptions& o)
                      "use ranks below -np");
   check_simgrid_settings(simgrid_settings(o));
   check_power_profiles(o, p.platform);
+  check_routing(o, p.platform);
   p.simgrid_lib = simgrid_library_dir(o.simgrid);
   p.counters    = checked_counters(o, p);
   check_rank_capacity(o.place.ranks, p.trace.empty());
@@ -254,6 +268,10 @@ std::string stage_inputs(const RunOptions& o, const Plan& p, std::vector<std::st
 void add_option_settings(const RunOptions& o, std::vector<std::string>& argv)
 {
   argv.push_back("--cfg=haec/link/model:" + o.link);
+  if (o.routing != "static")
+    argv.push_back("--cfg=haec/routing:" + o.routing);
+  if (!o.routing_seed.empty())
+    argv.push_back("--cfg=haec/routing/seed:" + o.routing_seed);
   if (o.messages)
     argv.push_back("--cfg=haec/messages:yes");
   if (o.events)
@@ -465,6 +483,11 @@ void add_run_options(CLI::App* run, RunOptions& o)
   run->add_option("--seed", o.seed, "Seed of the random mapping (a non-negative integer)")->capture_default_str();
   run->add_option("--link", o.link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
       ->capture_default_str();
+  run->add_option("--routing", o.routing,
+                  "Route of each message on hierarchical platforms (several shortest paths, indirect=N): static, "
+                  "random, round-robin or adaptive")
+      ->capture_default_str();
+  run->add_option("--routing-seed", o.routing_seed, "Seed of --routing random (a non-negative integer; default 1)");
   run->add_flag("--messages", o.messages, "Write messages.csv: one line per network transfer");
   run->add_flag("--events", o.events,
                 "Write events.csv: each rank's MPI call entries and exits with simulated times (PMPI layer or replay)");

@@ -14,6 +14,8 @@ struct RunOptions {
   bool np_given   = false;
   std::string seed = "1";       // --seed (checked, then place.seed)
   std::string link = "none";
+  std::string routing = "static";   // --routing (haec/routing)
+  std::string routing_seed;         // --routing-seed (haec/routing/seed), "" when not given
   bool messages    = false;
   bool events      = false;     // --events: events.csv
   bool power = false, power_series = false; // --power, --power-series

@@ -18,6 +18,10 @@ void give_options(const RunOptions& o, settings::Values& v)
 {
   v.give("haec/out", o.out, "--out");
   v.give("haec/link/model", o.link, "--link");
+  if (o.routing != "static")
+    v.give("haec/routing", o.routing, "--routing");
+  if (!o.routing_seed.empty())
+    v.give("haec/routing/seed", o.routing_seed, "--routing-seed");
   if (o.messages)
     v.give("haec/messages", "yes", "--messages");
   if (o.events)

@@ -24,7 +24,7 @@ const std::vector<std::string> kCommonKeys = {"cores",   "speed",    "speeds",  
 const std::vector<std::string> kHaecKeys   = {"preset",      "board",        "wireless",    "optical-bw",  "optical-lat",
                                               "optical-ber", "wireless-bw", "wireless-lat", "wireless-ber"};
 const std::vector<std::string> kLinkKeys   = {"link-bw", "link-lat", "link-ber"};
-const std::vector<std::string> kLevelKeys  = {"l3",     "l1-bw",  "l1-lat", "l1-ber", "l2-bw",
+const std::vector<std::string> kLevelKeys  = {"l3",     "indirect", "l1-bw",  "l1-lat", "l1-ber", "l2-bw",
                                               "l2-lat", "l2-ber", "l3-bw",  "l3-lat", "l3-ber"};
 
 std::vector<std::string> keys_of(Kind kind)
@@ -291,6 +291,14 @@ void validate_fat_tree_or_hierarchy(const PlatformSpec& s, const std::string& wh
                      "give 1 <= l3 <= S*B, e.g. l3=2");
   if (s.kind != Kind::Hierarchical && s.l3_links != 1)
     throw InputError(what, "l3 applies to hierarchical only", "drop l3=");
+  if (s.kind != Kind::Hierarchical && s.indirect_routes != 0)
+    throw InputError(what, "indirect applies to hierarchical only", "drop indirect=");
+  // An indirect route crosses one rack other than the two it joins.
+  if (s.kind == Kind::Hierarchical && (s.indirect_routes < 0 || s.indirect_routes > std::max(0, s.dims[2] - 2)))
+    throw InputError(what,
+                     "indirect=" + std::to_string(s.indirect_routes) + " is outside 0.." +
+                         std::to_string(std::max(0, s.dims[2] - 2)) + " (racks other than the two a route joins)",
+                     "give 0 <= indirect <= R-2, e.g. indirect=1 with at least 3 racks");
 }
 
 // Dimensions, the node count and the link count.
@@ -491,6 +499,9 @@ void apply_key(PlatformSpec& s, Kind kind, const std::string& key, const std::st
     s.fat_tree.reduce_percent = units::parse_number(value, what);
   } else if (key == "l3") {
     s.l3_links = count_value(key, value, spec, "give 1 <= l3 <= S*B, e.g. l3=2");
+  } else if (key == "indirect") {
+    const long long n = units::parse_integer(value, spec + " [indirect]");
+    s.indirect_routes = static_cast<int>(std::min<long long>(n, 1 << 20)); // range: validate()
   } else if (key == "cores") {
     s.node.cores = count_value(key, value, spec, "use 1 <= cores <= 1048576");
   } else if (key == "sockets") {
@@ -627,6 +638,8 @@ nlohmann::json to_json(const PlatformSpec& s)
   }
   if (s.kind == Kind::Hierarchical)
     j["l3_links"] = s.l3_links;
+  if (s.kind == Kind::Hierarchical && s.indirect_routes > 0) // absent: 0, files of earlier versions
+    j["indirect_routes"] = s.indirect_routes;
   if (s.kind == Kind::HaecBox) {
     j["board"]    = s.board_torus ? "torus" : "mesh";
     j["wireless"] = s.wireless_full ? "full" : "aligned";
@@ -725,8 +738,10 @@ Kind read_kind(const Reader& r, const nlohmann::json& j)
     top.push_back("fat_tree");
     top.push_back("reduce_percent");
   }
-  if (kind == Kind::Hierarchical)
+  if (kind == Kind::Hierarchical) {
     top.push_back("l3_links");
+    top.push_back("indirect_routes");
+  }
   r.only(j, "", top);
   return kind;
 }
@@ -752,6 +767,12 @@ void read_shape(const Reader& r, const nlohmann::json& j, PlatformSpec& s)
     if (l3 < 1 || l3 > kMaxNodes)
       throw InputError(r.what, "l3_links=" + std::to_string(l3) + " is out of range", "give 1 <= l3_links <= S*B");
     s.l3_links = static_cast<int>(l3);
+    if (j.contains("indirect_routes")) {
+      long long n = r.integer(j["indirect_routes"], "indirect_routes");
+      if (n > kMaxNodes)
+        throw InputError(r.what, "indirect_routes=" + std::to_string(n) + " is out of range", "give 0 <= indirect_routes <= R-2");
+      s.indirect_routes = static_cast<int>(n);
+    }
   }
   if (s.kind != Kind::HaecBox)
     return;

@@ -11,7 +11,8 @@
 //                    level's links have R % less bandwidth than the level below
 //   hierarchical:SxBxR  MARS's hierarchical direct network: S switches (one node each) fully
 //                    connected per board, B boards fully connected per rack, R racks fully
-//                    connected; key l3=N parallel level-3 links per rack pair (default 1)
+//                    connected; key l3=N parallel level-3 links per rack pair (default 1);
+//                    indirect=N extra candidate routes through N other racks (default 0)
 // Keys (all optional): board=torus|mesh, wireless=aligned|full (haec-box only);
 //   optical-bw, optical-lat, optical-ber, wireless-bw, wireless-lat, wireless-ber (haec-box);
 //   link-bw, link-lat, link-ber (mesh, torus, cluster, fat-tree); l1-bw, l2-bw, l3-bw (and -lat,
@@ -74,6 +75,7 @@ struct PlatformSpec {
                                     // cluster: {cable}; hierarchical: {l1, l2, l3}
   FatTreeShape fat_tree;            // fat-tree only
   int l3_links = 1;                 // hierarchical: parallel level-3 links per rack pair
+  int indirect_routes = 0;          // hierarchical: extra routes through other racks (indirect=N)
   NodeSpec node;
   double loopback_bandwidth = 100e9; // bytes/s, same-node transfers
   double loopback_latency   = 10e-9; // s; positive so latency factors can scale it

@@ -5,6 +5,7 @@
 #include "fat_tree_zone.hpp"
 #include "host_setup.hpp"
 #include "input_error.hpp"
+#include "message_router.hpp"
 #include "units.hpp"
 
 #include <simgrid/kernel/routing/NetPoint.hpp>
@@ -14,6 +15,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/asserts.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,9 +26,22 @@ namespace sg  = simgrid;
 namespace sgr = simgrid::kernel::routing;
 using sg::s4u::Link;
 
-class HaecZone : public sgr::NetZoneImpl {
+MessageRouting* active_routing = nullptr; // the zone routing per message, if any (one per process)
+
+class HaecZone : public sgr::NetZoneImpl, public MessageRouting {
 public:
-  HaecZone(const std::string& name, const Topology& topo) : NetZoneImpl(name), topo_(topo) {}
+  HaecZone(const std::string& name, const Topology& topo, const RoutingChoice& routing) : NetZoneImpl(name), topo_(topo)
+  {
+    if (routing.policy != RoutingPolicy::Static) { // static: Topology::route, exactly as without a policy
+      router_        = std::make_unique<MessageRouter>(topo_, routing.policy, routing.seed);
+      active_routing = this;
+    }
+  }
+  ~HaecZone() override
+  {
+    if (active_routing == this)
+      active_routing = nullptr;
+  }
 
   void build(const BuildHooks& hooks);
 
@@ -37,12 +52,24 @@ public:
       add(into, loopback_[s], latency);
       return;
     }
+    if (router_) { // the route the pair's next message takes; asking changes nothing
+      for (uint32_t id : router_->next(s, d))
+        add(into, links_by_id_[id], latency);
+      return;
+    }
     // Per-thread scratch: s4u::Host::route_to() may run in parallel actors without a simcall.
     thread_local std::vector<uint32_t> ids;
     topo_.route(s, d, ids);
     for (uint32_t id : ids)
       add(into, links_by_id_[id], latency);
   }
+
+  uint64_t start(const sg::s4u::Host& src, const sg::s4u::Host& dst, double bytes) override
+  {
+    const uint32_t s = node_of(src.get_netpoint()), d = node_of(dst.get_netpoint());
+    return s == d ? 0 : router_->start(s, d, bytes); // same node: the loopback, no choice
+  }
+  void end(uint64_t token) override { router_->end(token); }
 
   // Only used for topology traces: one edge per directed link instead of SimGrid's all-pairs walk.
   void get_graph(const s_xbt_graph_t* graph, std::map<std::string, xbt_node_t, std::less<>>* nodes,
@@ -81,6 +108,7 @@ private:
   std::vector<uint32_t> vertex_node_; // NetPoint::id() in this zone -> node id
   std::vector<Link*> links_by_id_;    // Topology link id -> SimGrid link
   std::vector<Link*> loopback_;       // node id -> its loopback link
+  std::unique_ptr<MessageRouter> router_; // non-static policies only
 };
 
 void HaecZone::build(const BuildHooks& hooks)
@@ -135,9 +163,15 @@ void build_in_simgrid(const Topology& topo)
   build_in_simgrid(topo, BuildHooks{});
 }
 
-void build_in_simgrid(const Topology& topo, const BuildHooks& hooks)
+MessageRouting* message_routing()
+{
+  return active_routing;
+}
+
+void build_in_simgrid(const Topology& topo, const BuildHooks& hooks, const RoutingChoice& routing)
 {
   const std::string what = topo.spec().spec_text.empty() ? "platform" : topo.spec().spec_text;
+  check_routing_supported(topo.spec(), routing.policy, "--cfg=haec/routing:" + routing_policy_name(routing.policy));
   if (!sg::s4u::Engine::is_initialized())
     throw InputError(what, "no SimGrid engine", "create the s4u::Engine (or call from load_platform) first");
   auto* engine = sg::s4u::Engine::get_instance();
@@ -151,7 +185,7 @@ void build_in_simgrid(const Topology& topo, const BuildHooks& hooks)
   }
   auto* root = engine->get_netzone_root();
   // Without a root the first NetZoneImpl becomes the root and SimGrid sets its models up.
-  auto* zone = new HaecZone("haec-" + kind_name(topo.spec().kind), topo);
+  auto* zone = new HaecZone("haec-" + kind_name(topo.spec().kind), topo, routing);
   if (root != nullptr)
     zone->set_parent(root->get_impl());
   zone->build(hooks);
