@@ -33,6 +33,7 @@ public:
   void on_state_change(simgrid::kernel::resource::NetworkAction& action);
   void add_results(Results& results) const;
   void forget_hosts() { host_ids_.clear(); }
+  bool installed() const { return installed_; }
   TransferModel model;
 
 private:
@@ -40,7 +41,8 @@ private:
                 const std::vector<sg4::Link*>& links);
   TransferTiming timing(double size, uint64_t payload, const sg4::Host* src, const sg4::Host* dst,
                         const std::vector<sg4::Link*>& links);
-  void announce(double size, const sg4::Host* src, const sg4::Host* dst, int hops, const TransferTiming& t, double now);
+  void announce(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                const TransferTiming& t, double now);
 
   std::optional<SmpiFactorTable> smpi_bw_, smpi_lat_;
   // Factor callbacks come in pairs (bandwidth then latency) for one transfer: evaluate once.
@@ -60,6 +62,8 @@ private:
     Transfer transfer;
     const sg4::Host* src;
     const sg4::Host* dst;
+    std::vector<uint32_t> route; // link ids (traffic_stats.cpp), when recording
+    double bw_begin;             // start of the bandwidth phase: start + lat_factor x route latency
   };
   std::map<std::pair<double, double>, std::deque<Announced>> pending_;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
@@ -133,15 +137,16 @@ double Transfers::factor(bool bandwidth, double size, const sg4::Host* src, cons
   }
   const TransferTiming& t = last_.value;
   if (!bandwidth) { // the latency callback comes last: the transfer is now announced
-    announce(size, src, dst, last_.hops, t, now);
+    announce(size, src, dst, links, t, now);
     last_.size = -1; // the next pair belongs to another transfer
   }
   return bandwidth ? t.bw_factor : t.lat_factor;
 }
 
-void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst, int hops, const TransferTiming& tm,
-                         double now)
+void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                         const TransferTiming& tm, double now)
 {
+  const int hops = last_.hops;
   const HostIds& s = host_ids(src);
   const HostIds& d = host_ids(dst);
   Transfer t;
@@ -155,7 +160,11 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   t.model_time = tm.total;
   t.link_bytes = size / tm.bw_factor; // what its flow occupies on each link (power plugin)
   count(started_, t);
-  pending_[{now, size}].push_back(Announced{t, src, dst});
+  // CM02 keeps a flow out of the bandwidth sharing for its latency (route latency x latency
+  // factor): what the link statistics call its bandwidth phase starts after it.
+  const bool stats = recording();
+  pending_[{now, size}].push_back(Announced{t, src, dst, stats ? route_ids(links) : std::vector<uint32_t>{},
+                                            now + tm.lat_factor * (stats ? route_latency(links) : 0.0)});
 }
 
 void Transfers::count(Counts& counts, const Transfer& t)
@@ -210,8 +219,10 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
     pending_.erase(it);
   done.transfer.end = finish;
   count(completed_, done.transfer);
-  if (recording())
+  if (recording()) {
     run_record().add_transfer(done.transfer);
+    record_transfer_stats(done.transfer, done.route, done.bw_begin);
+  }
   bus().transfer_completed.publish(TransferCompleted{done.transfer, done.src, done.dst});
 }
 
@@ -234,6 +245,11 @@ void Transfers::add_results(Results& results) const
 void connect_transfers()
 {
   transfers().connect();
+}
+
+bool transfers_observed()
+{
+  return transfers().installed();
 }
 
 void add_transfer_results(Results& results)

@@ -4,6 +4,10 @@
 #include "iteration_modes.hpp"
 #include "link_settings.hpp"
 #include "power_settings.hpp"
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <cmath>
 
 namespace haec::core {
 namespace {
@@ -28,6 +32,15 @@ Setting output_switch(const char* key, const char* description, const char* opti
   return s;
 }
 
+// A snapshot period: a time ("1ms", "0.5", "20us") that is positive and finite.
+void check_period(const std::string& value, const std::string& what)
+{
+  const double p = units::parse_time(value, what);
+  if (!(p > 0) || !std::isfinite(p))
+    throw InputError(what, "snapshot period " + units::exact(p) + " s is not positive",
+                     "give a positive simulated time, e.g. --snapshot-period 1ms");
+}
+
 void check_iterations(const std::string& value, const std::string& what)
 {
   iterations::parse_iteration_mode(value, what);
@@ -48,6 +61,12 @@ std::vector<Setting> core_settings_rows()
                          "with the mapping's metrics",
                          "", "");
   run.needs = {Need{"haec/out", {}}};
+  Setting snapshot = reserved("haec/snapshot-period",
+                              "Period of the snapshots of the traffic matrix and link use over simulated time "
+                              "(snapshot_traffic.csv, snapshot_links.csv; empty: none)",
+                              "", "--snapshot-period");
+  snapshot.check = check_period;
+  snapshot.needs = {Need{"haec/out", {}}};
   return {reserved("haec/out", "Directory receiving summary.json and the CSV tables (empty: none)", "", "--out"),
           output_switch("haec/messages", "Also write messages.csv, one line per network transfer", "--messages"),
           output_switch("haec/events",
@@ -58,6 +77,7 @@ std::vector<Setting> core_settings_rows()
                    "Platform description (platform.json from `haec platform`) built when -platform is this library",
                    "", "--platform"),
           run,
+          snapshot,
           iterations,
           Setting{"haec/replay/reader",
                   "Trace reader of a replay: haec (the same actions as SimGrid's reader, read faster; "

@@ -19,9 +19,10 @@ namespace {
 // The haec run options a campaign may set or sweep; files are relative to the campaign file.
 const std::set<std::string> value_options = {"platform", "map",      "seed",  "link",    "governor",
                                              "iterations", "balance", "every", "np",      "host-speed",
-                                             "workloads",  "traffic", "hostfile", "mapping-file", "simgrid"};
+                                             "workloads",  "traffic", "hostfile", "mapping-file", "simgrid",
+                                             "snapshot-period"};
 const std::set<std::string> file_options  = {"workloads", "traffic", "hostfile", "mapping-file"};
-const std::set<std::string> flag_options  = {"power", "power-series", "messages", "events"};
+const std::set<std::string> flag_options  = {"power", "power-series", "messages", "events", "oversubscribe"};
 
 std::string option_list()
 {

@@ -228,6 +228,8 @@ void add_option_settings(const RunOptions& o, std::vector<std::string>& argv)
     argv.push_back("--cfg=haec/messages:yes");
   if (o.events)
     argv.push_back("--cfg=haec/events:yes");
+  if (!o.snapshot_period.empty())
+    argv.push_back("--cfg=haec/snapshot-period:" + o.snapshot_period);
   if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
     argv.push_back("--cfg=haec/power:yes");
   if (!o.governor.empty())
@@ -417,6 +419,11 @@ void add_run_options(CLI::App* run, RunOptions& o)
   run->add_option("--link", o.link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
       ->capture_default_str();
   run->add_flag("--messages", o.messages, "Write messages.csv: one line per network transfer");
+  run->add_option("--snapshot-period", o.snapshot_period,
+                  "Write snapshot_traffic.csv and snapshot_links.csv: the traffic matrix and link use per period "
+                  "of simulated time (e.g. 1ms)");
+  run->add_flag("--oversubscribe", o.oversubscribe,
+                "Allow more ranks on a node than it has cores (they share its cores)");
   run->add_flag("--events", o.events,
                 "Write events.csv: each rank's MPI call entries and exits with simulated times (PMPI layer or replay)");
   run->add_flag("--power", o.power,

@@ -22,6 +22,8 @@ void give_options(const RunOptions& o, settings::Values& v)
     v.give("haec/messages", "yes", "--messages");
   if (o.events)
     v.give("haec/events", "yes", "--events");
+  if (!o.snapshot_period.empty())
+    v.give("haec/snapshot-period", o.snapshot_period, "--snapshot-period");
   if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
     v.give("haec/power", "yes", "--power");
   if (o.power_series)
