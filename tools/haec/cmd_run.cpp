@@ -422,7 +422,7 @@ void add_run_options(CLI::App* run, RunOptions& o)
   run->add_option("--snapshot-period", o.snapshot_period,
                   "Write snapshot_traffic.csv and snapshot_links.csv: the traffic matrix and link use per period "
                   "of simulated time (e.g. 1ms)");
-  run->add_flag("--oversubscribe", o.oversubscribe,
+  run->add_flag("--oversubscribe", o.place.oversubscribe,
                 "Allow more ranks on a node than it has cores (they share its cores)");
   run->add_flag("--events", o.events,
                 "Write events.csv: each rank's MPI call entries and exits with simulated times (PMPI layer or replay)");

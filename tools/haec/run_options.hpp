@@ -16,7 +16,6 @@ struct RunOptions {
   std::string link = "none";
   bool messages    = false;
   std::string snapshot_period;  // --snapshot-period T (haec/snapshot-period): "" none
-  bool oversubscribe = false;   // --oversubscribe: more ranks on a node than its cores
   bool events      = false;     // --events: events.csv
   bool power = false, power_series = false; // --power, --power-series
   std::string workloads;        // --workloads FILE (implies --power)
