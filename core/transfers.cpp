@@ -96,6 +96,10 @@ void Transfers::connect()
   if (!model) {
     // Observing routes needs the callbacks; reproduce SMPI's own factor tables exactly.
     if (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")) {
+      if (settings().given("haec/snapshot-period")) // half a snapshot (no links) is not what was asked
+        reject_setting(settings().what("haec/snapshot-period") +
+                       ": link snapshots need the network transfers, which are not observed when smpi/bw-factor or "
+                       "smpi/lat-factor is set; drop those settings, or use a link model (--link)");
       XBT_WARN("smpi/bw-factor or smpi/lat-factor was set: transfers are counted but routes are not recorded");
       return;
     }

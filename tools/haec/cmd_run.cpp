@@ -228,7 +228,7 @@ void add_option_settings(const RunOptions& o, std::vector<std::string>& argv)
     argv.push_back("--cfg=haec/messages:yes");
   if (o.events)
     argv.push_back("--cfg=haec/events:yes");
-  if (!o.snapshot_period.empty())
+  if (o.snapshot_given)
     argv.push_back("--cfg=haec/snapshot-period:" + o.snapshot_period);
   if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
     argv.push_back("--cfg=haec/power:yes");
@@ -477,6 +477,7 @@ RunPreview check_run_arguments(const std::vector<std::string>& args)
   o.np_given         = app.count("--np") > 0;
   o.iterations_given = app.count("--iterations") > 0;
   o.every_given      = app.count("--every") > 0;
+  o.snapshot_given   = app.count("--snapshot-period") > 0;
   o.force            = true; // a finished run's directory may exist: the caller decides what to do
   const Plan p       = prepare(o);
   RunPreview preview;
@@ -497,6 +498,7 @@ void add_run_command(CLI::App& app)
     opt->np_given         = run->count("--np") > 0;
     opt->iterations_given = run->count("--iterations") > 0;
     opt->every_given      = run->count("--every") > 0;
+    opt->snapshot_given   = run->count("--snapshot-period") > 0;
     if (run->count("--out") > 0 && opt->out.empty()) // --out '' is not "the default directory"
       check_out_dir("", {}, false);
     exit_code()           = run_simulation(*opt);

@@ -15,7 +15,8 @@ struct RunOptions {
   std::string seed = "1";       // --seed (checked, then place.seed)
   std::string link = "none";
   bool messages    = false;
-  std::string snapshot_period;  // --snapshot-period T (haec/snapshot-period): "" none
+  std::string snapshot_period;  // --snapshot-period T (haec/snapshot-period)
+  bool snapshot_given = false;
   bool events      = false;     // --events: events.csv
   bool power = false, power_series = false; // --power, --power-series
   std::string workloads;        // --workloads FILE (implies --power)
