@@ -20,6 +20,11 @@ extern "C" void haec_suite_polling(int polling) __attribute__((weak));
 // application), and leaves it. Code regions are keyed by these sites.
 extern "C" void haec_suite_mpi_enter(const char* function, const void* caller) __attribute__((weak));
 extern "C" void haec_suite_mpi_exit(void) __attribute__((weak));
+// The calling rank's hardware counters over the computation burst that ends at the MPI call it is
+// entering (counts[i] of events[i], PAPI's counts), called just before haec_suite_mpi_enter of that
+// call; the core attaches them to the rank's next computation (counter-based power, counters.csv).
+extern "C" void haec_suite_computation_counters(const char* const* events, const double* counts, int n)
+    __attribute__((weak));
 // Right after the entry of a call that can block on a peer: the peer's world rank and the tag
 // (-1: MPI_ANY_SOURCE / MPI_ANY_TAG or unknown). For the deadlock report.
 extern "C" void haec_suite_mpi_peer(int peer_world_rank, int tag) __attribute__((weak));
