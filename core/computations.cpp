@@ -7,6 +7,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <optional>
 #include <unordered_set>
 
 namespace sg4 = simgrid::s4u;
@@ -26,7 +27,13 @@ void on_start(const sg4::Exec& exec)
 {
   const long pid = sg4::Actor::self() != nullptr ? sg4::this_actor::get_pid() : -1;
   started().insert(&exec);
-  bus().computation_started.publish(ComputationStarted{exec, pid, sg4::Engine::get_clock()});
+  // A burst's counters go to the rank's next computation; SMPI's MPI_Iprobe spins (named "iprobe")
+  // are not bursts of the program.
+  std::optional<std::vector<double>> counts;
+  if (pid >= 0 && exec.get_name() != "iprobe")
+    counts = parts::take_pending_counters(pid);
+  bus().computation_started.publish(
+      ComputationStarted{exec, pid, sg4::Engine::get_clock(), counts ? &*counts : nullptr});
 }
 
 void on_completion(const sg4::Activity& activity)

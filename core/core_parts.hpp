@@ -51,6 +51,15 @@ bool replaying();                            // replay_actions.cpp: a trace is b
 // The call the rank with actor `pid` is inside now, and the one it last left (kNoSite: none);
 // what a deadlock report names (deadlock_report.cpp, mpi_calls.cpp).
 uint32_t pending_site(long pid);
+// Hardware counters (computation_counters.cpp): `counts` of `events` over the burst the rank with
+// actor `pid` runs next (PMPI layer, or a trace's annotation; `where` names it in errors). Counts
+// arriving before the previous ones were taken replace them (that burst ran no computation).
+void set_pending_counters(long pid, const std::vector<std::string>& events, const std::vector<double>& counts,
+                          const std::string& where);
+// The pending counts of `pid`, in the order of counter_events(), taken; nullopt when none.
+std::optional<std::vector<double>> take_pending_counters(long pid);
+void start_counters();                       // counters.csv when recording
+void add_counter_results(Results& results);  // counters.csv, when computations carried counters
 uint32_t previous_site(long pid);
 // The run cannot be a result (a deadlock): run_end.cpp still writes the files, with summary.json
 // "status": "failed" and `failure`, skips failing on the checks, then exits with `status`.

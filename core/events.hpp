@@ -34,11 +34,14 @@ struct IterationBoundary {
   double time;
 };
 
-// A computation (an Exec) started; `pid` is -1 outside an actor.
+// A computation (an Exec) started; `pid` is -1 outside an actor. `counters`: the hardware counts
+// of the burst it runs (counters[i] of event counter_events()[i], run.hpp), nullptr when it carries
+// none; valid during the publication only.
 struct ComputationStarted {
   const simgrid::s4u::Exec& exec;
   long pid;
   double time;
+  const std::vector<double>* counters = nullptr;
 };
 
 // A computation the core saw start completed at `end` (its finish time, or now).

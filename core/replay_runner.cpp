@@ -6,10 +6,14 @@
 // action's simulated time with SimGrid's own reader). A shared trace (no file name: MSG/s4u
 // replays with xbt_replay_set_tracefile) goes to SimGrid's own loop, and so does everything with
 // --cfg=haec/replay/reader:simgrid.
+#include "core_parts.hpp"
+#include "counter_annotation.hpp"
+#include "input_error.hpp"
 #include "replay_reader.hpp"
 #include "run.hpp"
 
 #include <simgrid/Exception.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <xbt/log.h>
 #include <xbt/replay.hpp>
 
@@ -88,6 +92,21 @@ std::string rank_file_path(const char* name)
   return std::filesystem::exists(beside) ? beside.string() : p.string();
 }
 
+// A trace's `# RANK haec_counters EVENT=COUNT ...` line: the counts of this rank's next computation
+// (core/computation_counters.cpp). Other comments, and annotations for another rank, are skipped.
+void read_comment(const std::vector<std::string>& fields, const char* actor_name, const std::string& file, size_t line)
+{
+  try {
+    auto sample = haec::trace::parse_counter_annotation(fields, file + ":" + std::to_string(line));
+    if (!sample || fields[1] != actor_name)
+      return;
+    haec::core::parts::set_pending_counters(simgrid::s4u::this_actor::get_pid(), sample->events, sample->counts,
+                                            file + ":" + std::to_string(line));
+  } catch (const haec::InputError& e) {
+    haec::core::reject_setting(e.what());
+  }
+}
+
 } // namespace
 
 namespace simgrid::xbt {
@@ -106,7 +125,9 @@ int replay_runner(const char* actor_name, const char* trace_filename)
   ActionTable table;
   std::string line;
   ReplayAction action;
-  while (haec::trace::next_replay_action(in, line, action)) {
+  size_t lines = 0;
+  auto comment = [&](const std::vector<std::string>& fields) { read_comment(fields, actor_name, file, lines); };
+  while (haec::trace::next_replay_action(in, line, action, lines, comment)) {
     if (action.front() == actor_name)
       handle_action(table, action);
     else

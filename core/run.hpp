@@ -52,6 +52,11 @@ const std::string& site_text(uint32_t site);
 // True once MPI calls are reported (PMPI layer or replay): regions and messages are observed.
 bool calls_reported();
 
+// --- hardware counters ----------------------------------------------------------------------
+// The events of the counts computations carry (ComputationStarted::counters), in their order; empty
+// until a computation carried some. Every computation of a run carries the same events.
+const std::vector<std::string>& counter_events();
+
 // --- transfers ----------------------------------------------------------------------------
 struct TransferTiming {
   double total      = -1; // T(m, route) in seconds; -1: no model

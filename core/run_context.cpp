@@ -111,6 +111,7 @@ void start_run()
   try {
     parts::start_calls();
     parts::start_traffic_stats();
+    parts::start_counters();
     for (auto const& p : plugins())
       p.start();
     parts::connect_iterations();
@@ -207,6 +208,12 @@ void reject_setting(const std::string& message)
 {
   std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
   std::fflush(stderr);
+  // From inside a rank (an input found bad while it runs: a trace's counters), SimGrid's exit
+  // handler would abort the process since the ranks did not finalize, hiding the status.
+  if (sg4::Actor::self() != nullptr) {
+    std::fflush(stdout);
+    std::_Exit(2);
+  }
   std::exit(2);
 }
 

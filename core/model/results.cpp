@@ -1,5 +1,6 @@
 #include "results.hpp"
 #include "atomic_file.hpp"
+#include "units.hpp"
 
 namespace haec::core {
 
@@ -75,6 +76,26 @@ void add_run_record(Results& results, const RunRecord& r, const RecordOutput& ou
   results.add_file("hops.csv", r.hops_csv());
   if (output.messages_observed)
     results.add_file("traffic_matrix.csv", r.traffic_matrix_csv());
+}
+
+std::string counters_csv(const std::vector<std::string>& events, const std::vector<CounterRow>& rows)
+{
+  std::string out = "rank,region,computations,busy_s";
+  for (auto const& e : events)
+    out += ",\"" + e + "\"";
+  for (auto const& e : events)
+    out += ",\"" + e + "_per_s\"";
+  out += "\n";
+  for (auto const& r : rows) {
+    out += std::to_string(r.rank) + ",\"" + r.region + "\"," + std::to_string(r.computations) + "," +
+           units::exact(r.busy_s);
+    for (double c : r.counts)
+      out += "," + units::exact(c);
+    for (double c : r.counts)
+      out += "," + (r.busy_s > 0 ? units::exact(c / r.busy_s) : std::string());
+    out += "\n";
+  }
+  return out;
 }
 
 } // namespace haec::core

@@ -50,4 +50,17 @@ struct RecordOutput {
 };
 void add_run_record(Results& results, const RunRecord& record, const RecordOutput& output);
 
+// counters.csv: per rank and code region, the computations that carried hardware counters, their
+// summed counts per event, busy seconds (the sum of their durations) and mean rates (sum / busy).
+struct CounterRow {
+  int rank = -1;
+  std::string region; // regions.csv's key, "" when the run reports no calls
+  uint64_t computations = 0;
+  std::vector<double> counts; // summed, in the order of the events
+  double busy_s = 0;
+};
+// Header rank,region,computations,busy_s,<EVENT>...,<EVENT>_per_s...; rows in the given order. A
+// rate over zero busy seconds is left empty (not a number we could compute).
+std::string counters_csv(const std::vector<std::string>& events, const std::vector<CounterRow>& rows);
+
 } // namespace haec::core

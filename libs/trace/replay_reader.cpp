@@ -69,4 +69,21 @@ bool next_replay_action(std::istream& in, std::string& line, std::vector<std::st
   return !in.eof();
 }
 
+bool next_replay_action(std::istream& in, std::string& line, std::vector<std::string>& action, size_t& lines,
+                        const std::function<void(const std::vector<std::string>&)>& comment)
+{
+  auto is_comment = [&line] { return !line.empty() && line.front() == '#'; };
+  do {
+    std::getline(in, line);
+    ++lines;
+    trim(line);
+    if (!in.eof() && is_comment()) {
+      split(line, action);
+      comment(action);
+    }
+  } while (!in.eof() && (line.empty() || is_comment()));
+  split(line, action);
+  return !in.eof();
+}
+
 } // namespace haec::trace

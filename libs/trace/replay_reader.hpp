@@ -4,6 +4,8 @@
 // tokens are written into the strings the previous line left, so a line allocates nothing once the
 // strings have grown. Pure C++: no SimGrid include.
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <istream>
 #include <string>
 #include <vector>
@@ -15,6 +17,13 @@ namespace haec::trace {
 // it is), split the line at spaces and tabs with runs of them merged, and return !in.eof(): a last
 // line without its newline is read but reported as the end, as SimGrid drops it.
 bool next_replay_action(std::istream& in, std::string& line, std::vector<std::string>& action);
+
+// The same, and every comment line read on the way (starting with '#', not the last line of the
+// file) is handed to `comment` as its fields before it is skipped: how the suite's replay reads the
+// counter annotations of a trace (counter_annotation.hpp). `lines` counts the lines read, so it is
+// the number of the last one (file:line in errors).
+bool next_replay_action(std::istream& in, std::string& line, std::vector<std::string>& action, size_t& lines,
+                        const std::function<void(const std::vector<std::string>&)>& comment);
 
 // The fields the replay reads from one line, tokenised as above (trimmed, split at spaces and
 // tabs); none for a blank line. The pre-run check (ti_check.hpp) reads lines with it, so that it

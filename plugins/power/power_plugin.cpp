@@ -98,6 +98,7 @@ private:
     HostPower* host;
     double share; // of a core
     int workload;
+    uint64_t counted = 0; // the computation's id in the counter model, 0 when not priced by counters
   };
   std::unordered_map<const sg4::Activity*, Running> running_;
   std::unordered_map<long, HostPower*> polling_; // actor pid -> its host, inside an MPI_Test*
@@ -109,6 +110,12 @@ private:
   int workload_of(const sg4::Host* host); // for a computation the calling actor starts now
   void load_workloads();
   void check_workloads_used(); // regions and ranks the file names must have occurred
+  // Counter-based power (haec/power/model:counters): each computation priced by its counter rates.
+  void setup_counter_model(sg4::Host* h, HostEnergyMeter& meter);
+  uint64_t start_counted(const core::ComputationStarted& e, HostPower& hp);
+  [[noreturn]] void refuse_uncounted(const core::ComputationStarted& e);
+  std::vector<size_t> coefficient_of_event_; // the core's counter_events() -> coefficient index
+  uint64_t counted_ = 0;                     // computations priced by counters so far (their ids)
   std::vector<int> profile_of_region_;  // core region id -> profile (-1: none, -2: not looked up)
   std::set<std::string> regions_seen_;
   int max_rank_seen_ = -1;
@@ -184,7 +191,8 @@ void PowerPlugin::start()
   polling_share_ = config_.polling ? *config_.polling : simgrid::config::get_value<double>("smpi/iprobe-cpu-usage");
   envelope_      = core::smpi_envelope();
   crosstraffic_  = simgrid::config::get_value<bool>("network/crosstraffic");
-  refuse_hosts_without_power();
+  if (!config_.counters) // the counter model takes its power from its coefficients
+    refuse_hosts_without_power();
   const double now = sg4::Engine::get_clock();
   try { // the platform's power properties: wrong ones make the run's energy wrong
     setup_hosts(now);
@@ -212,6 +220,8 @@ void PowerPlugin::setup_hosts(double now)
         h->get_name(), [h](const std::string& name) { return h->get_property(name); }, h->get_pstate_count(),
         h->get_core_count());
     HostEnergyMeter meter(std::move(profile), h->get_pstate_count(), now);
+    if (config_.counters)
+      setup_counter_model(h, meter);
     meter.set_pstate(static_cast<int>(h->get_pstate()), now);
     meter.set_on(h->is_on(), now);
     double polling = polling_share_;
@@ -224,6 +234,22 @@ void PowerPlugin::setup_hosts(double now)
     h->extension_set(new HostPower(i, std::move(meter), polling));
     host_names_.push_back(h->get_name());
   }
+}
+
+// Every pstate of the host needs its coefficients; the rates follow the host's speed per pstate.
+void PowerPlugin::setup_counter_model(sg4::Host* h, HostEnergyMeter& meter)
+{
+  const CounterCoefficients& c = *config_.counters;
+  const size_t pstates         = h->get_pstate_count();
+  if (c.pstates().size() < pstates)
+    throw InputError(config_.counters_file,
+                     "has coefficients for " + std::to_string(c.pstates().size()) + " pstates but host " +
+                         h->get_name() + " has " + std::to_string(pstates),
+                     "fit every pstate of the platform's hosts (haec calibrate power --counters)");
+  std::vector<double> speeds;
+  for (size_t p = 0; p < pstates; ++p)
+    speeds.push_back(h->get_pstate_speed(static_cast<unsigned long>(p)));
+  meter.use_counter_model(CounterNodePower(c, std::move(speeds), h->get_core_count()));
 }
 
 void PowerPlugin::setup_links(double now)
@@ -346,10 +372,14 @@ void PowerPlugin::on_computation_started(const core::ComputationStarted& e)
   // SMPI's MPI_Iprobe spins as a computation named "iprobe" bounded to smpi/iprobe-cpu-usage of
   // a core; SimGrid's own energy plugin sees that share through the CPU load, we charge it here.
   const double share = exec.get_name() == "iprobe" ? hp->polling_share : 1.0;
-  const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;
-  hp->meter.start_computation(share, e.time, workload);
+  if (config_.counters && exec.get_name() != "iprobe") {
+    running_[&exec] = {hp, 1.0, 0, start_counted(e, *hp)};
+  } else {
+    const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;
+    hp->meter.start_computation(share, e.time, workload);
+    running_[&exec] = {hp, share, workload};
+  }
   ++change_points_;
-  running_[&exec] = {hp, share, workload};
   record(*hp);
 }
 
@@ -358,13 +388,16 @@ void PowerPlugin::on_computation_ended(const core::ComputationEnded& e)
   auto it = running_.find(&e.exec);
   if (it == running_.end())
     return; // not an execution we charged (a parallel execution...)
-  auto [hp, share, workload] = it->second;
+  auto [hp, share, workload, counted] = it->second;
   running_.erase(it);
   // An actor waiting later than the kernel's finish would be charged too long: the end is the
   // finish time, never later than now.
   const double now = sg4::Engine::get_clock();
   const double end = e.end <= now ? e.end : now;
-  hp->meter.end_computation(share, end, workload); // applied at the host's last change point if later
+  if (counted)
+    hp->meter.end_counted(counted, end);
+  else
+    hp->meter.end_computation(share, end, workload); // applied at the host's last change point if later
   ++change_points_;
   if (series_)
     series_->record(hp->index, hp->meter.now(), hp->meter.watts());
@@ -392,6 +425,41 @@ void PowerPlugin::on_host_change(const sg4::Host& host)
     }
   }
   record(*hp);
+}
+
+// The computation's counts per flop, in the coefficients' order: its rates follow the speed it
+// runs at (counter_model.hpp). A computation of no flops lasts no time and draws nothing.
+uint64_t PowerPlugin::start_counted(const core::ComputationStarted& e, HostPower& hp)
+{
+  if (e.counters == nullptr)
+    refuse_uncounted(e);
+  if (coefficient_of_event_.empty()) // the run's events, known with its first counts
+    try {
+      coefficient_of_event_ = match_events(*config_.counters, core::counter_events(), config_.counters_file);
+    } catch (const InputError& error) {
+      core::reject_setting(error.what());
+    }
+  const double flops = e.exec.get_cost();
+  std::vector<double> per_flop(config_.counters->events().size(), 0.0);
+  for (size_t k = 0; k < e.counters->size() && flops > 0; ++k)
+    per_flop[coefficient_of_event_[k]] = (*e.counters)[k] / flops;
+  hp.meter.start_counted(++counted_, std::move(per_flop), e.time);
+  return counted_;
+}
+
+// A computation without counts cannot be priced by the counter model: refused rather than charged
+// P_static only (MPI_Iprobe's spins are not computations of the program and are not asked).
+void PowerPlugin::refuse_uncounted(const core::ComputationStarted& e)
+{
+  const int rank          = e.pid >= 0 ? core::rank_of(e.pid) : -1;
+  const uint32_t region   = core::current_region();
+  const std::string which = (rank >= 0 ? "rank " + std::to_string(rank) + "'s computation" : "a computation") +
+                            (region == core::kNoRegion ? "" : " in " + core::region_text(region));
+  const std::string problem = counted_ > 0 ? "counters missing from part of the run: " + which + " has none"
+                                           : "the computations carry no counters (" + which + " has none)";
+  core::reject_setting(InputError(core::settings().what("haec/power/model"), problem,
+                                  "annotate every burst (# RANK haec_counters ...) or use --power-model linear")
+                           .what());
 }
 
 // A link switched off draws its off power (SimGrid's link_energy documents wattage_off but never
@@ -501,6 +569,10 @@ void PowerPlugin::contribute(core::Results& r)
   r.add_summary("link_energy_j", units::exact(t.link_j));
   r.add_summary("power_change_points", std::to_string(change_points_));
   r.add_check(core::column_sum("host_energy", *r.file("hosts.csv"), "energy_j", t.host_j, "host_energy_j"));
+  if (config_.counters) // SimGrid's host_energy plugin prices busy cores, not counter rates
+    r.add_check(core::not_checked("host_energy_vs_simgrid",
+                                  "the counter model prices computations by their counter rates; SimGrid's "
+                                  "host_energy plugin (linear in busy cores) cannot agree with it"));
   log_totals(t);
 }
 

@@ -88,3 +88,14 @@ TEST(Results, WritesSummaryAndTables)
   EXPECT_FALSE(std::filesystem::exists(dir / "traffic_matrix.csv")); // no logical message seen
   std::filesystem::remove_all(dir);
 }
+
+TEST(Results, CountersCsvSumsAndRates)
+{
+  CounterRow a{0, "MPI_Init@trace>*", 2, {3e9, 2e6}, 0.5};
+  CounterRow zero{1, "", 1, {5, 0}, 0}; // a computation of no duration: its rates are not numbers we have
+  EXPECT_EQ(counters_csv({"PAPI_TOT_INS", "PAPI_L3_TCM"}, {a, zero}),
+            "rank,region,computations,busy_s,\"PAPI_TOT_INS\",\"PAPI_L3_TCM\",\"PAPI_TOT_INS_per_s\","
+            "\"PAPI_L3_TCM_per_s\"\n"
+            "0,\"MPI_Init@trace>*\",2,0.5,3e+09,2e+06,6e+09,4e+06\n"
+            "1,\"\",1,0,5,0,,\n");
+}

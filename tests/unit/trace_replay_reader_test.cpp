@@ -83,4 +83,46 @@ TEST(ReplayReader, RandomTracesMatchSimGridsReader)
   }
 }
 
+// The variant that hands comments over (counter annotations) reads the same actions.
+Actions with_comments(const std::string& text, Actions& comments, std::vector<size_t>& at)
+{
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> action;
+  size_t lines = 0;
+  Actions out;
+  auto comment = [&](const std::vector<std::string>& fields) {
+    comments.push_back(fields);
+    at.push_back(lines);
+  };
+  while (haec::trace::next_replay_action(in, line, action, lines, comment))
+    out.push_back(action);
+  return out;
+}
+
+TEST(ReplayReader, HandsCommentsOverWithTheirLineNumbers)
+{
+  const std::string text = "0 init\n# 0 haec_counters A=1 B=2\n0 compute 5\n\n  # x\n0 finalize\n# last";
+  Actions comments;
+  std::vector<size_t> at;
+  EXPECT_EQ(with_comments(text, comments, at), ours(text));
+  EXPECT_EQ(comments, (Actions{{"#", "0", "haec_counters", "A=1", "B=2"}, {"#", "x"}}));
+  EXPECT_EQ(at, (std::vector<size_t>{2, 5}));
+}
+
+TEST(ReplayReader, RandomTracesWithCommentsMatchSimGridsReader)
+{
+  std::mt19937 rng(20261124);
+  const std::string alphabet = "  \t\n\n\r#0a1b";
+  for (int t = 0; t < 5000; ++t) {
+    std::string text;
+    const int len = static_cast<int>(rng() % 40);
+    for (int i = 0; i < len; ++i)
+      text += alphabet[rng() % alphabet.size()];
+    Actions comments;
+    std::vector<size_t> at;
+    ASSERT_EQ(with_comments(text, comments, at), read_all(text, simgrid_get)) << "trace: '" << text << "'";
+  }
+}
+
 } // namespace

@@ -3,6 +3,7 @@
 // (calibration/README.md). Results go to --out DIR, written in a staging directory renamed into
 // place, so a failure leaves nothing behind.
 #include "atomic_file.hpp"
+#include "calibrate_counters.hpp"
 #include "calibrate_files.hpp"
 #include "calibrate_net.hpp"
 #include "commands.hpp"
@@ -34,6 +35,7 @@ namespace {
 
 struct PowerArgs {
   std::string manifest, out = "calibration-power", sysfs_root = "/", rapl_log;
+  std::vector<std::string> counters; // --counters POWER_LOG COUNTER_SAMPLES
   int cores = 0;
   double seconds = 0, period = 0.1;
   bool no_plot = false;
@@ -231,7 +233,17 @@ void add_calibrate_command(CLI::App& app)
   p->add_option("--rapl-log", pw->rapl_log, "Log RAPL power (time,watts) to this file for --seconds");
   p->add_option("--seconds", pw->seconds, "Length of the RAPL log");
   p->add_flag("--no-plot", pw->no_plot, "Skip power.png");
+  p->add_option("--counters", pw->counters,
+                "POWER_LOG COUNTER_SAMPLES: fit the counter power model (time,watts and "
+                "start_s,end_s,pstate,EVENT...) into the coefficients file --out FILE")
+      ->expected(2);
   p->callback([pw, cores] {
+    if (!pw->counters.empty()) {
+      if (!pw->manifest.empty())
+        throw InputError("--counters", "given together with a manifest", "fit one model per command");
+      run_counter_fit(pw->counters[0], pw->counters[1], pw->out == "calibration-power" ? "" : pw->out);
+      return;
+    }
     if (cores->count() > 0 && pw->cores <= 0)
       throw InputError("--cores " + std::to_string(pw->cores), "is not a positive core count",
                        "give the host's core count, e.g. --cores 12");

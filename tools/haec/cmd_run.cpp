@@ -128,11 +128,15 @@ void resolve_inputs(RunOptions& o, Plan& p)
 // for it: refused, naming the host and the fix.
 void check_power_profiles(const RunOptions& o, const ResolvedPlatform& platform)
 {
-  const char* option = !o.governor.empty()   ? "--governor"
-                       : !o.workloads.empty() ? "--workloads"
-                       : o.power_series       ? "--power-series"
-                       : o.power              ? "--power"
-                                              : nullptr;
+  // The counter model's power comes from its coefficients (only a governor still needs profiles).
+  const bool counters = o.power_model == "counters";
+  const char* option  = !o.governor.empty()               ? "--governor"
+                        : counters                        ? nullptr
+                        : !o.workloads.empty()            ? "--workloads"
+                        : !o.power_model.empty()          ? "--power-model"
+                        : o.power_series                  ? "--power-series"
+                        : o.power                         ? "--power"
+                                                          : nullptr;
   if (option == nullptr || platform.host_without_power.empty())
     return;
   throw InputError("--platform " + o.platform,
@@ -230,8 +234,12 @@ void add_option_settings(const RunOptions& o, std::vector<std::string>& argv)
     argv.push_back("--cfg=haec/events:yes");
   if (o.snapshot_given)
     argv.push_back("--cfg=haec/snapshot-period:" + o.snapshot_period);
-  if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
+  if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty() || !o.power_model.empty())
     argv.push_back("--cfg=haec/power:yes");
+  if (!o.power_model.empty())
+    argv.push_back("--cfg=haec/power/model:" + o.power_model);
+  if (!o.counter_coefficients.empty())
+    argv.push_back("--cfg=haec/power/counter-coefficients:" + fs::absolute(o.counter_coefficients).string());
   if (!o.governor.empty())
     argv.push_back("--cfg=haec/dvfs/governor:" + o.governor);
   if (!o.governor.empty() || !o.balance.empty())
@@ -432,6 +440,11 @@ void add_run_options(CLI::App* run, RunOptions& o)
   run->add_option("--workloads", o.workloads,
                   "Workload phases: JSON file of power profiles per code region, rank or host (implies --power; "
                   "plugins/power/README.md)");
+  run->add_option("--power-model", o.power_model,
+                  "Host power model (implies --power): linear (default: busy cores) or counters (hardware counter "
+                  "rates of each computation; plugins/power/README.md)");
+  run->add_option("--counter-coefficients", o.counter_coefficients,
+                  "Coefficients of --power-model counters (JSON; haec calibrate power --counters writes it)");
   run->add_option("--governor", o.governor,
                   "DVFS governor of every host (implies --power): performance, powersave, ondemand, conservative, "
                   "adagio, adagio-improved, lagrange, mix (plugins/dvfs/README.md)");

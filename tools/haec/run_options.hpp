@@ -20,6 +20,8 @@ struct RunOptions {
   bool events      = false;     // --events: events.csv
   bool power = false, power_series = false; // --power, --power-series
   std::string workloads;        // --workloads FILE (implies --power)
+  std::string power_model;      // --power-model linear|counters (implies --power)
+  std::string counter_coefficients; // --counter-coefficients FILE (with --power-model counters)
   std::string governor;         // --governor NAME (haec/dvfs/governor, implies --power)
   std::string iterations = "auto"; // --iterations MODE (haec/iterations)
   bool iterations_given  = false;

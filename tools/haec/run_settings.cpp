@@ -24,8 +24,12 @@ void give_options(const RunOptions& o, settings::Values& v)
     v.give("haec/events", "yes", "--events");
   if (o.snapshot_given) // an empty value is an error, not "no snapshots"
     v.give("haec/snapshot-period", o.snapshot_period, "--snapshot-period");
-  if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty())
+  if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty() || !o.power_model.empty())
     v.give("haec/power", "yes", "--power");
+  if (!o.power_model.empty())
+    v.give("haec/power/model", o.power_model, "--power-model");
+  if (!o.counter_coefficients.empty())
+    v.give("haec/power/counter-coefficients", o.counter_coefficients, "--counter-coefficients");
   if (o.power_series)
     v.give("haec/power/series", "yes", "--power-series");
   if (!o.workloads.empty())

@@ -42,6 +42,8 @@ double HostEnergyMeter::watts() const
 {
   if (!on_)
     return profile_.off_watts();
+  if (counters_)
+    return counters_->watts(static_cast<size_t>(pstate_));
   if (running_.empty() || !profile_.has_profile())
     return profile_.watts(pstate_, 0.0);
   return profile_.watts(pstate_, busy_cores(), slope_now());
@@ -74,6 +76,18 @@ void HostEnergyMeter::end_computation(double share, double now, int workload)
   auto it = running_.find({workload, share});
   if (it != running_.end() && --it->second == 0)
     running_.erase(it);
+}
+
+void HostEnergyMeter::start_counted(uint64_t id, std::vector<double> counts_per_flop, double now)
+{
+  start_computation(1.0, now);
+  counters_->start(id, std::move(counts_per_flop));
+}
+
+void HostEnergyMeter::end_counted(uint64_t id, double now)
+{
+  end_computation(1.0, now);
+  counters_->end(id);
 }
 
 void HostEnergyMeter::set_pstate(int pstate, double now)

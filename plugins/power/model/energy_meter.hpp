@@ -3,9 +3,11 @@
 // P * (t1 - t0) at each change point, with the state that held before it. No sampling.
 // Pure C++: the adapter feeds it the simulated clock.
 #pragma once
+#include "counter_model.hpp"
 #include "power_profile.hpp"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace haec::power {
@@ -22,6 +24,12 @@ public:
   // A computation's `share` is the fraction of one core it uses (1 for an ordinary one).
   void start_computation(double share, double now, int workload = 0);
   void end_computation(double share, double now, int workload = 0); // ignored if no such computation runs
+  // Counter-based power (counter_model.hpp): from now on the host draws P_static + sum_k c_k rate_k
+  // while on, the linear profile giving only its off power. Computations priced by their counters
+  // start and end with start_counted / end_counted (each also counts one busy core).
+  void use_counter_model(CounterNodePower node) { counters_.emplace(std::move(node)); }
+  void start_counted(uint64_t id, std::vector<double> counts_per_flop, double now);
+  void end_counted(uint64_t id, double now);
   void set_pstate(int pstate, double now);
   void set_on(bool on, double now);
   void advance(double now); // integrate up to now, nothing changes
@@ -42,6 +50,7 @@ private:
   double slope_now() const; // the running computations' slope: one workload's own, or the share-weighted mean
 
   HostPowerProfile profile_;
+  std::optional<CounterNodePower> counters_;
   std::map<std::pair<int, double>, long> running_; // (workload, share) -> count: sums are exact again once they end
   std::vector<std::vector<double>> workload_slopes_; // [workload - 1][pstate]
   int pstate_ = 0;

@@ -24,6 +24,25 @@ void check_wattage(const std::string& value, const std::string& what)
   parse_link_wattage_table(value, what);
 }
 
+// The counter model needs its coefficients, prices every computation alone (a workload profile
+// would have no meaning) and the annotations of traces, which SimGrid's reader drops.
+void configure_counters(const settings::Values& v, PowerConfig& c)
+{
+  const std::string what = v.what("haec/power/model");
+  const std::string& file = v.text("haec/power/counter-coefficients");
+  if (file.empty())
+    throw InputError(what, "needs the model's coefficients",
+                     "give --counter-coefficients FILE (haec calibrate power --counters writes it)");
+  if (c.workloads)
+    throw InputError(what, "cannot be combined with workload phases (--workloads)",
+                     "the counters price each computation; drop one of them");
+  if (v.text("haec/replay/reader") == "simgrid")
+    throw InputError(what, "cannot read counters with haec/replay/reader:simgrid (it drops the annotations)",
+                     "use the default reader (haec)");
+  c.counters      = CounterCoefficients::parse(read_file(file, v.what("haec/power/counter-coefficients")), file);
+  c.counters_file = file;
+}
+
 } // namespace
 
 std::vector<Setting> settings_rows()
@@ -45,12 +64,23 @@ std::vector<Setting> settings_rows()
                     "", nullptr, {needs_power()}};
   workloads.option   = "--workloads";
   workloads.reserved = true;
+  Setting model{"haec/power/model",
+                "Host power model: linear (busy cores, MODELS.md §4) or counters (hardware counter rates of "
+                "each computation, MODELS.md §9; needs haec/power/counter-coefficients)",
+                "linear", settings::one_of({"linear", "counters"}, "power model"), {needs_power()}};
+  model.option = "--power-model";
+  Setting coefficients{"haec/power/counter-coefficients",
+                       "Coefficients of the counter model: JSON of P_static and c_k per pstate (haec calibrate "
+                       "power --counters writes it)",
+                       "", nullptr, {Need{"haec/power/model", {"counters"}}}};
+  coefficients.option   = "--counter-coefficients";
+  coefficients.reserved = true;
   return {power, series,
           Setting{"haec/power/polling",
                   "Share of a core charged while polling: SMPI's MPI_Iprobe computations and (with our PMPI layer) "
                   "the time in MPI_Test*; default: smpi/iprobe-cpu-usage",
                   "1", check_share, {needs_power()}},
-          wattage, workloads};
+          wattage, workloads, model, coefficients};
 }
 
 PowerConfig power_config(const settings::Values& v)
@@ -63,6 +93,8 @@ PowerConfig power_config(const settings::Values& v)
   c.link_wattage = parse_link_wattage_table(v.text("haec/power/link-wattage"), v.what("haec/power/link-wattage"));
   if (const std::string& file = v.text("haec/power/workloads"); !file.empty())
     c.workloads = WorkloadSet::parse(read_file(file, v.what("haec/power/workloads")), file);
+  if (v.text("haec/power/model") == "counters")
+    configure_counters(v, c);
   return c;
 }
 

@@ -2,6 +2,7 @@
 // power_config() is the one validation of these values, called by the `haec` CLI before a run and
 // by the adapter at platform creation. Pure C++.
 #pragma once
+#include "counter_model.hpp"
 #include "link_energy.hpp"
 #include "settings.hpp"
 #include "workloads.hpp"
@@ -20,6 +21,8 @@ struct PowerConfig {
   std::optional<double> polling;                      // haec/power/polling when given
   std::map<std::string, LinkWattage> link_wattage;    // per haec:type
   std::optional<WorkloadSet> workloads;               // haec/power/workloads when given
+  std::optional<CounterCoefficients> counters;        // haec/power/model:counters (its coefficients file)
+  std::string counters_file;                          // haec/power/counter-coefficients, for errors
 };
 
 // Throws haec::InputError naming the setting (or the workload file) on a bad value.
