@@ -5,6 +5,9 @@
 #     and save energy; the thesis's literal formulas (adagio_thesis=1, lagrange_thesis=1) do not;
 #   - on a perfectly balanced run (uniform pattern: no slack anywhere) no governor but powersave
 #     and adagio lengthens the makespan by more than 0.1 %.
+#   - on a balanced pipeline (bt_like, 50 iterations) adagio-improved and lagrange stay within
+#     +1 % and do not cost energy; on the moving hotspot (30 iterations) lagrange_premise=1 keeps
+#     Lagrange within +1 % and saves (plugins/dvfs/README.md).
 set -euo pipefail
 build="$(cd "$1" && pwd)"
 haec="$build/bin/haec"
@@ -25,6 +28,18 @@ for g in performance adagio-improved lagrange; do
 done
 "$haec" run --platform $P --replay s/s.txt --governor adagio-improved --cfg haec/dvfs/params:adagio_thesis=1 --out s-ai-thesis --quiet
 "$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg haec/dvfs/params:lagrange_thesis=1 --out s-lg-thesis --quiet
+
+# A balanced pipeline (bt_like, 50 iterations): no slack; AdagioImproved must do no harm.
+"$haec" trace record --platform $P -np 16 --out p/p.txt --quiet --cfg smpi/simulate-computation:no -- \
+  "$build/bin/bt_like" --iters 50 > /dev/null
+for g in performance adagio-improved lagrange; do
+  "$haec" run --platform $P --replay p/p.txt --governor $g --out p-$g --quiet
+done
+
+# The moving hotspot (30 iterations): lagrange_premise=1 keeps Lagrange within +1 % (README).
+record $P 16 h/h.txt --iters 30 --pattern hotspot
+"$haec" run --platform $P --replay h/h.txt --governor performance --out h-performance --quiet
+"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_premise=1 --out h-lg-premise --quiet
 
 B=cluster:8,preset=taurus-node
 record $B 8 u/u.txt --iters 15 --pattern uniform
@@ -51,6 +66,19 @@ for d in ["s-ai-thesis", "s-lg-thesis"]:
     dm = summary(d)["makespan_s"] / T - 1
     report.append("%s %+.1f %%" % (d, 100 * dm))
     assert dm > 0.05, (d, dm)
+# Pipeline: within +1 % of makespan, energy not worse (measured +0.87 % / -0.0008 %, README).
+pb = summary("p-performance")
+for g in ["adagio-improved", "lagrange"]:
+    s = summary("p-" + g)
+    dm = s["makespan_s"] / pb["makespan_s"] - 1
+    report.append("bt_like %s %+.3f %% makespan, %+.4f %% energy" % (g, 100 * dm, 100 * (s["energy_j"] / pb["energy_j"] - 1)))
+    assert dm <= 0.01, ("pipeline", g, dm)
+    assert s["energy_j"] <= pb["energy_j"] * (1 + 1e-6), ("pipeline energy", g, s["energy_j"], pb["energy_j"])
+# Hotspot with the premise check: measured +0.09 % makespan, 1.10 % saving (default: +4.70 %).
+hb, hp = summary("h-performance"), summary("h-lg-premise")
+dm, saving = hp["makespan_s"] / hb["makespan_s"] - 1, 1 - hp["energy_j"] / hb["energy_j"]
+report.append("hotspot lagrange_premise=1 %+.3f %% makespan, %.2f %% saving" % (100 * dm, 100 * saving))
+assert dm <= 0.01 and saving > 0, ("hotspot lagrange_premise", dm, saving)
 # Balanced run: no slack anywhere.
 u = {g: summary("u-" + g)["makespan_s"] for g in os.environ["GOVERNORS"].split()}
 for g, t in u.items():

@@ -97,3 +97,43 @@ TEST(DvfsAdagioImproved, SpeedsBackUp)
   for (int i = 0; i < 4; ++i)
     EXPECT_EQ(occur(a, 7, 2.3e9, 0.01), 8);
 }
+
+// A pipeline: rank 0 runs A then B (2.3 Gflop each). A waits 0.31 s (0.299 s beyond the
+// communication floor 0.01 x 1.1), recurring: A is scheduled at 1.8 GHz (1.2778 s fits 1.299 s).
+// At 1.8 GHz A's own wait shrinks by the 0.2778 s it slowed (per task, the premise holds), but
+// the delay comes back as a wait after B: over the cycle the rank slowed 0.2778 s and its waits
+// did not shrink. Those waits become structural and A goes half-way back (level 5 -> 2).
+// Without the wait after B (real slack) A stays at 1.8 GHz.
+TEST(DvfsAdagioImproved, DelayComingBackAfterAnotherTaskIsNotSlack)
+{
+  for (bool comes_back : {true, false}) {
+    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+    for (int cycle = 0; cycle < 3; ++cycle) {
+      EXPECT_EQ(occur(g, 1, 2.3e9, 0.31), 0);
+      EXPECT_EQ(occur(g, 2, 2.3e9, 0.01), 0);
+    }
+    EXPECT_EQ(g.scheduled_level(1), 5);
+    EXPECT_EQ(occur(g, 1, 2.3e9, 0.0322), 5); // 1.2778 s + 0.0322 s: the wait shrank by 0.2778 s
+    EXPECT_EQ(g.scheduled_level(1), 5);
+    EXPECT_EQ(occur(g, 2, 2.3e9, comes_back ? 0.2878 : 0.01), 0);
+    EXPECT_EQ(occur(g, 1, 2.3e9, 0.0322), 5); // closes the cycle
+    EXPECT_EQ(g.scheduled_level(1), comes_back ? 2 : 5) << comes_back;
+  }
+}
+
+// AdagioImproved bounds the next occurrence's time by t_target with the flops known at its
+// start: A is scheduled at 1.8 GHz for a 1.299 s target (2.3 Gflop). 2.6 Gflop would take
+// 1.444 s there; the slowest level that fits is 2.1 GHz (1.238 s; 2.0 GHz: 1.3 s > 1.299 s).
+// Less work never runs slower than the schedule.
+TEST(DvfsAdagioImproved, GrownWorkRunsFasterWithinTheTarget)
+{
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    occur(g, 1, 2.3e9, 0.31);
+    occur(g, 2, 2.3e9, 0.01);
+  }
+  ASSERT_EQ(g.scheduled_level(1), 5);
+  EXPECT_EQ(g.on_task_start(1, 2.6e9).pstate, 2);
+  EXPECT_EQ(g.on_task_start(1, 2.3e9).pstate, 5);
+  EXPECT_EQ(g.on_task_start(1, 1.0e9).pstate, 5);
+}

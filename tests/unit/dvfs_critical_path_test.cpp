@@ -216,3 +216,31 @@ TEST(DvfsAdagioImproved, WaitThatDoesNotShrinkIsNotSlack)
   const std::vector<int> expected = {0, 0, 5, 2, 1, 0, 0, 0, 0, 0};
   EXPECT_EQ(levels, expected);
 }
+
+// Slow neighbours waiting for each other in turn (the moving hotspot): the node's wait is 0.4 s
+// whatever its speed, because the others stretch with it. Taken for slack, the window
+// t_comp + 0.4 s grows with the node's own computation and it ratchets down to the slowest
+// pstate (1.2 GHz). With lagrange_premise=1, the first slowdown whose wait did not shrink by
+// half of it makes that wait structural: the window is the computation at the previous speed
+// (1 s), and the node returns to 2.3 GHz for good.
+TEST(DvfsLagrange, WaitThatDoesNotShrinkIsNotSlackWithThePremise)
+{
+  for (bool premise : {false, true}) {
+    LagrangeGovernor g(PstateTable(taurus8(), "n"), 10, 0.95, false, premise);
+    int p = 0;
+    std::vector<int> levels;
+    for (int it = 0; it < 12; ++it) {
+      const double tau = 2.3e9 / ghz(p);
+      const int next   = g.on_iteration({0, 2.3e9, tau, 0.5, tau + 0.5, kOthersIdle, 0.4 / tau}).pstate;
+      p                = next >= 0 ? next : p;
+      levels.push_back(p);
+    }
+    if (premise) {
+      EXPECT_EQ(levels[0], 6) << ::testing::PrintToString(levels); // window 1.4 s: 1.7 GHz (1.3529 s) fits, 1.6 GHz (1.4375 s) not
+      for (size_t i = 1; i < levels.size(); ++i)
+        EXPECT_EQ(levels[i], 0) << "iteration " << i;
+    } else {
+      EXPECT_EQ(levels.back(), 11) << ::testing::PrintToString(levels); // 1.2 GHz
+    }
+  }
+}

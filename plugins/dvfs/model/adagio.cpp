@@ -50,6 +50,7 @@ void AdagioGovernor::adagio_schedule(Task& t, const TaskObservation& o, double n
   }
   t.rate[static_cast<size_t>(t.ran_level)] = I / o.t_comp;
   const double target = o.t_comp + o.t_lib - not_slack;
+  t.target      = target;
   t.sched_level = 0;
   for (int l = levels - 1; l >= 0; --l) // slowest first
     if (I / t.rate[static_cast<size_t>(l)] <= target * (1 + 1e-12)) {
@@ -91,9 +92,21 @@ void AdagioImprovedGovernor::on_task_end(const TaskObservation& o)
   const bool not_slack = slowed > 1e-6 * o.t_comp && t.last_raw_wait >= 0 && t.last_raw_wait - wait < slowed / 2;
   if (not_slack)
     t.structural = std::max(t.structural, t.last_raw_wait);
+  Cycle& cycle = cycles_[o.rank];
+  if (!cycle.keys.insert(o.key).second) {
+    close_cycle(cycle);
+    cycle.keys.insert(o.key);
+  }
+  if (t.ended) {
+    cycle.slowed += slowed;
+    cycle.wait_change += wait - t.last_raw_wait;
+    cycle.t_comp += o.t_comp;
+  }
+  cycle.tasks.push_back(task_id(o.key, o.rank));
   if (o.flops > 0)
     t.last_spf = o.t_comp / o.flops;
   t.last_raw_wait = wait;
+  t.ended         = true;
   wait -= t.structural;
   const double recurring = t.last_wait < 0 ? 0 : std::min(wait, t.last_wait);
   t.last_wait            = std::max(0.0, wait);
@@ -105,6 +118,36 @@ void AdagioImprovedGovernor::on_task_end(const TaskObservation& o)
   const int ran = t.ran_level;
   adagio_schedule(t, o, communication);
   t.sched_level = ran / 2;
+}
+
+// Over a whole cycle the rank slowed down by `slowed` seconds but its waits did not shrink by
+// half of that: the slowdown came out of the critical path, not out of slack, and came back as
+// waits after its tasks (a pipeline). Every wait of the cycle is structural, and every task
+// goes half-way back to the fastest level.
+void AdagioImprovedGovernor::close_cycle(Cycle& c)
+{
+  if (c.slowed > 1e-6 * c.t_comp && c.wait_change > -c.slowed / 2)
+    for (uint64_t id : c.tasks) {
+      Task& t       = tasks_[id];
+      t.structural  = std::max(t.structural, t.last_raw_wait);
+      t.sched_level = std::min(t.sched_level, t.ran_level / 2);
+    }
+  c = Cycle{};
+}
+
+Plan AdagioImprovedGovernor::on_task_start(uint64_t key, double flops, int rank)
+{
+  Task& t = task(key, rank);
+  if (thesis_ || !t.measured || !(flops > 0))
+    return AdagioGovernor::on_task_start(key, flops, rank);
+  int fit = 0;
+  for (int l = t.sched_level; l > 0; --l) // from the schedule towards the fastest
+    if (flops / t.rate[static_cast<size_t>(l)] <= t.target * (1 + 1e-12)) {
+      fit = l;
+      break;
+    }
+  t.ran_level = fit;
+  return set(table_.pstate(fit));
 }
 
 // Listing 5 as printed, per task.

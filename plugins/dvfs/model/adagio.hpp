@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace haec::dvfs {
@@ -26,11 +27,13 @@ protected:
     bool measured = false;
     int ran_level = 0;      // level the last occurrence started at
     int sched_level = 0;    // level for the next occurrence
+    double target = 0;      // t_target of the last schedule (s)
     std::vector<double> rate; // flop/s by level
     double t_min = std::numeric_limits<double>::infinity(); // AdagioImproved as printed
     double last_wait = -1; // AdagioImproved: the wait after the previous occurrence (-1: none)
     double last_spf  = 0;  // AdagioImproved: seconds per flop of the previous occurrence
     double last_raw_wait = -1; // AdagioImproved: t_lib beyond the communication floor, previous occurrence
+    bool ended = false;    // AdagioImproved: an occurrence ended before (last_raw_wait may be < 0)
     double structural = 0; // AdagioImproved: wait that slowing down did not shrink (not slack)
   };
   Task& task(uint64_t key, int rank);
@@ -54,15 +57,32 @@ class AdagioImprovedGovernor : public AdagioGovernor {
 public:
   AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal = false);
   void on_task_end(const TaskObservation& observation) override;
+  // The schedule, or faster: the slowest level at which this occurrence's known flops fit the
+  // last t_target. A task whose work grew (lu's heavier iterations) would otherwise run its
+  // extra work slowly too and overrun the slack measured on the lighter occurrence.
+  Plan on_task_start(uint64_t key, double flops, int rank = 0) override;
   // The rank's t_min (+inf before its first task ended).
   double t_min(int rank = 0) const;
 
 private:
+  // One cycle of a rank's tasks (until a key repeats): the net slowdown of its tasks against
+  // their previous occurrences and the net change of their waits. Adagio's premise for the
+  // rank as a whole: the waits shrink by what the tasks slowed down. In a pipeline the delay a
+  // stage causes downstream comes back as a longer wait after *another* task of the rank, so
+  // the per-task check cannot see it.
+  struct Cycle {
+    std::unordered_set<uint64_t> keys;
+    double slowed = 0, wait_change = 0, t_comp = 0;
+    std::vector<uint64_t> tasks; // ids, in the order they ended
+  };
   void on_task_end_thesis(const TaskObservation& observation);
+  // Premise failed over the cycle: the waits its tasks slowed into were not slack.
+  void close_cycle(Cycle& cycle);
 
   double factor_;
   bool thesis_;
   std::unordered_map<int, double> t_min_; // by rank
+  std::unordered_map<int, Cycle> cycles_; // by rank
 };
 
 } // namespace haec::dvfs

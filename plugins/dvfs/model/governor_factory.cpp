@@ -110,6 +110,8 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.overlay = num();
     else if (key == "lagrange_thesis")
       p.lagrange_thesis = units::parse_bool(value, w);
+    else if (key == "lagrange_premise")
+      p.lagrange_premise = units::parse_bool(value, w);
     else if (key == "adagio_thesis")
       p.adagio_thesis = units::parse_bool(value, w);
     else if (key == "mix_margin")
@@ -157,7 +159,8 @@ std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorP
     return std::make_unique<AdagioImprovedGovernor>(std::move(table), params.t_copy, params.adagio_factor,
                                                     params.adagio_thesis);
   if (name == "lagrange")
-    return std::make_unique<LagrangeGovernor>(std::move(table), params.rho, params.overlay, params.lagrange_thesis);
+    return std::make_unique<LagrangeGovernor>(std::move(table), params.rho, params.overlay, params.lagrange_thesis,
+                                              params.lagrange_premise);
   return std::make_unique<MixGovernor>(std::move(table), params);
 }
 

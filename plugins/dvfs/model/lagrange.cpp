@@ -4,8 +4,8 @@
 
 namespace haec::dvfs {
 
-LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal)
-    : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal)
+LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise)
+    : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal), premise_(premise)
 {
 }
 
@@ -34,6 +34,21 @@ double LagrangeGovernor::window(const IterationStats& it) const
   return std::min(s, it.t_comp * (1 + it.slack_ratio));
 }
 
+double LagrangeGovernor::window(const IterationStats& it, State& st) const
+{
+  if (thesis_ || !premise_ || !(it.slack_ratio >= 0))
+    return window(it);
+  const double wait    = it.slack_ratio * it.t_comp;
+  const double slowed  = st.last_spf > 0 ? it.t_comp - it.work * st.last_spf : 0;
+  const bool not_slack = slowed > 1e-6 * it.t_comp && st.last_wait >= 0 && st.last_wait - wait < slowed / 2;
+  if (not_slack)
+    st.structural = std::max(st.structural, st.last_wait);
+  st.last_wait  = wait;
+  st.last_spf   = it.t_comp / it.work;
+  double s      = std::min(overlay_ * it.duration, it.t_comp + std::max(0.0, wait - st.structural));
+  return not_slack ? std::min(s, it.t_comp - slowed) : s;
+}
+
 Plan LagrangeGovernor::on_iteration(const IterationStats& it)
 {
   if (!(it.work > 0) || !(it.duration > 0))
@@ -44,7 +59,7 @@ Plan LagrangeGovernor::on_iteration(const IterationStats& it)
     st.t       = it.t_comp;
     st.lambda  = 0;
   }
-  const double s = window(it);
+  const double s = window(it, st);
   int best = table_.fastest();
   double best_v = objective(best, it.work, s, st, it.delay_watts);
   for (int l = 1; l < table_.levels(); ++l) { // ties keep the faster pstate

@@ -31,12 +31,15 @@ namespace haec::dvfs {
 
 class LagrangeGovernor : public Governor {
 public:
-  LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal);
+  LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise = false);
   Plan on_iteration(const IterationStats& stats) override;
 
   struct State {
     bool started = false;
     double t = 0, lambda = 0;
+    // The slack premise (not in lagrange_thesis): slowing the computation by d shrinks the wait
+    // by d. Previous iteration's wait (s) and seconds per flop; the wait found not to be slack.
+    double last_wait = -1, last_spf = 0, structural = 0;
   };
   const State& state(int rank = 0) const { return states_.at(rank); }
   // Step (1)'s objective at a pstate, for tests and traces.
@@ -46,10 +49,15 @@ public:
   // computation's slack (IterationStats::slack_ratio); the thesis's overlay x duration alone
   // with lagrange_thesis.
   double window(const IterationStats& it) const;
+  // With `premise` (lagrange_premise=1): window() less the wait that proved structural. When the
+  // node slowed by d and its wait did not shrink by d/2, the delay came back (slow neighbours
+  // waiting for each other in turn stretch the iteration for all of them): that wait is not
+  // slack any more, and the window is at most the computation at the previous speed.
+  double window(const IterationStats& it, State& st) const;
 
 private:
   double rho_, overlay_;
-  bool thesis_;
+  bool thesis_, premise_;
   std::map<int, State> states_; // by rank
 };
 
