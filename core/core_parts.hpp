@@ -12,6 +12,9 @@
 namespace haec::platform {
 class Topology;
 }
+namespace simgrid::s4u {
+class Link;
+}
 
 namespace haec::core::parts {
 
@@ -26,10 +29,21 @@ void connect_computations(); // computations.cpp
 void connect_transfers();    // transfers.cpp
 void connect_iterations();   // mpi_calls.cpp
 
+// traffic_stats.cpp: per-pair, per-size and per-link statistics, and snapshots (haec/snapshot-period).
+void start_traffic_stats();
+std::vector<uint32_t> route_ids(const std::vector<simgrid::s4u::Link*>& route); // the links' ids there
+double route_latency(const std::vector<simgrid::s4u::Link*>& route);           // sum of the links' latencies
+// A completed transfer, its route's link ids and the start of its bandwidth phase.
+void record_transfer_stats(const Transfer& t, const std::vector<uint32_t>& route, double bw_begin);
+// An application message posted now (sender side).
+void record_app_message(int src_rank, int dst_rank, uint64_t bytes);
+bool transfers_observed(); // transfers.cpp: the factor callbacks are installed
+
 // At the end of a recording run (run_end.cpp collects, checks and writes).
 void add_call_results(Results& results);     // mpi_calls.cpp
 void add_transfer_results(Results& results); // transfers.cpp: the network check
 void add_replay_results(Results& results);   // replay_actions.cpp: replay's message check
+void add_traffic_stats_results(Results& results, bool app_observed); // traffic_stats.cpp
 // Trace replay: the calling rank enters an action ("MPI_Isend@trace:3:5"); it leaves it through
 // haec_suite_mpi_exit() as a PMPI call does.
 void enter_named_site(const std::string& text); // mpi_calls.cpp

@@ -333,6 +333,7 @@ extern "C" void haec_suite_mpi_exit(void)
 extern "C" void haec_suite_logical_message(int src_world_rank, int dst_world_rank, unsigned long long bytes)
 {
   haec::core::parts::run_record().add_logical_message(src_world_rank, dst_world_rank, bytes);
+  haec::core::parts::record_app_message(src_world_rank, dst_world_rank, bytes);
 }
 
 // Around each MPI_Test* of a rank (SMPI sleeps inside it): polling.

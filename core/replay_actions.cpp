@@ -113,6 +113,13 @@ private:
   int rank_ = 0;
 };
 
+// A message the replayed rank sends: the traffic matrix and its statistics.
+void add_message(int src_rank, int dst_rank, uint64_t bytes)
+{
+  run_record().add_logical_message(src_rank, dst_rank, bytes);
+  record_app_message(src_rank, dst_rank, bytes);
+}
+
 Messages& messages()
 {
   static Messages m;
@@ -142,7 +149,7 @@ void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
       break;
     case Counted::Send:
       if (a.size() > 4)
-        record.add_logical_message(rank_, std::atoi(a[2].c_str()), bytes(a, 4, 5));
+        add_message(rank_, std::atoi(a[2].c_str()), bytes(a, 4, 5));
       break;
     case Counted::Recv:
       if (a.size() > 4)
@@ -150,7 +157,7 @@ void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
       break;
     case Counted::SendRecv:
       if (a.size() > 5) {
-        record.add_logical_message(rank_, std::atoi(a[3].c_str()), bytes(a, 2, 6));
+        add_message(rank_, std::atoi(a[3].c_str()), bytes(a, 2, 6));
         record.add_logical_receive(std::atoi(a[5].c_str()), rank_, bytes(a, 4, 7));
       }
       break;

@@ -110,6 +110,7 @@ void start_run()
                    [](const Plugin& a, const Plugin& b) { return a.order < b.order; });
   try {
     parts::start_calls();
+    parts::start_traffic_stats();
     parts::start_counters();
     for (auto const& p : plugins())
       p.start();

@@ -74,6 +74,7 @@ void add_core_results(Results& results)
   parts::add_call_results(results);
   parts::add_transfer_results(results);
   parts::add_replay_results(results);
+  parts::add_traffic_stats_results(results, observed);
   parts::add_counter_results(results);
   if (observed)
     results.add_check(traffic_matrix_total(*results.file("traffic_matrix.csv"), parts::run_record().logical_messages()));

@@ -36,6 +36,7 @@ public:
   void on_state_change(simgrid::kernel::resource::NetworkAction& action);
   void add_results(Results& results) const;
   void forget_hosts() { host_ids_.clear(); }
+  bool installed() const { return installed_; }
   TransferModel model;
 
 private:
@@ -64,6 +65,8 @@ private:
     Transfer transfer;
     const sg4::Host* src;
     const sg4::Host* dst;
+    std::vector<uint32_t> link_ids;  // link ids (traffic_stats.cpp), when recording
+    double bw_begin;                 // start of the bandwidth phase: start + lat_factor x route latency
     // Per-message routes only (platform::message_routing()): the router's token, the links taken
     // and those of the reverse flow SimGrid charged.
     uint64_t route_token = 0;
@@ -106,6 +109,10 @@ void Transfers::connect()
       reject_setting("--cfg=haec/routing: per-message routes need the suite's factor callbacks, which smpi/bw-factor "
                      "and smpi/lat-factor replace; drop those two settings or use haec/routing:static");
     if (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")) {
+      if (settings().given("haec/snapshot-period")) // half a snapshot (no links) is not what was asked
+        reject_setting(settings().what("haec/snapshot-period") +
+                       ": link snapshots need the network transfers, which are not observed when smpi/bw-factor or "
+                       "smpi/lat-factor is set; drop those settings, or use a link model (--link)");
       XBT_WARN("smpi/bw-factor or smpi/lat-factor was set: transfers are counted but routes are not recorded");
       return;
     }
@@ -171,7 +178,11 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   t.model_time = tm.total;
   t.link_bytes = size / tm.bw_factor; // what its flow occupies on each link (power plugin)
   count(started_, t);
-  Announced a{t, src, dst, 0, {}, {}};
+  // CM02 keeps a flow out of the bandwidth sharing for its latency (route latency x latency
+  // factor): what the link statistics call its bandwidth phase starts after it.
+  const bool stats = recording();
+  Announced a{t, src, dst, stats ? route_ids(links) : std::vector<uint32_t>{},
+              now + tm.lat_factor * (stats ? route_latency(links) : 0.0)};
   take_route(a, links, size);
   pending_[{now, size}].push_back(std::move(a));
 }
@@ -241,8 +252,10 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
     pending_.erase(it);
   done.transfer.end = finish;
   count(completed_, done.transfer);
-  if (recording())
+  if (recording()) {
     run_record().add_transfer(done.transfer);
+    record_transfer_stats(done.transfer, done.link_ids, done.bw_begin);
+  }
   const bool routed = platform::message_routing() != nullptr;
   if (routed)
     platform::message_routing()->end(done.route_token);
@@ -275,6 +288,11 @@ void Transfers::add_results(Results& results) const
 void connect_transfers()
 {
   transfers().connect();
+}
+
+bool transfers_observed()
+{
+  return transfers().installed();
 }
 
 void add_transfer_results(Results& results)

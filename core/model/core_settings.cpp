@@ -5,6 +5,10 @@
 #include "link_settings.hpp"
 #include "power_settings.hpp"
 #include "route_policy.hpp"
+#include "input_error.hpp"
+#include "units.hpp"
+
+#include <cmath>
 
 namespace haec::core {
 namespace {
@@ -32,6 +36,15 @@ Setting output_switch(const char* key, const char* description, const char* opti
 void check_routing(const std::string& value, const std::string& what)
 {
   platform::parse_routing_policy(value, what);
+}
+
+// A snapshot period: a time ("1ms", "0.5", "20us") that is positive and finite.
+void check_period(const std::string& value, const std::string& what)
+{
+  const double p = units::parse_time(value, what);
+  if (!(p > 0) || !std::isfinite(p))
+    throw InputError(what, "snapshot period " + units::exact(p) + " s is not positive",
+                     "give a positive simulated time, e.g. --snapshot-period 1ms");
 }
 
 void check_iterations(const std::string& value, const std::string& what)
@@ -63,6 +76,12 @@ std::vector<Setting> core_settings_rows()
   Setting routing_seed = reserved("haec/routing/seed", "Seed of the random routing policy", "1", "--routing-seed");
   routing_seed.check   = settings::check_integer;
   routing_seed.needs   = {Need{"haec/routing", {"random"}}};
+  Setting snapshot = reserved("haec/snapshot-period",
+                              "Period of the snapshots of the traffic matrix and link use over simulated time "
+                              "(snapshot_traffic.csv, snapshot_links.csv; empty: none)",
+                              "", "--snapshot-period");
+  snapshot.check = check_period;
+  snapshot.needs = {Need{"haec/out", {}}};
   return {reserved("haec/out", "Directory receiving summary.json and the CSV tables (empty: none)", "", "--out"),
           output_switch("haec/messages", "Also write messages.csv, one line per network transfer", "--messages"),
           output_switch("haec/events",
@@ -73,6 +92,7 @@ std::vector<Setting> core_settings_rows()
                    "Platform description (platform.json from `haec platform`) built when -platform is this library",
                    "", "--platform"),
           run,
+          snapshot,
           iterations,
           routing,
           routing_seed,

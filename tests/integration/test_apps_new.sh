@@ -140,9 +140,9 @@ echo "ok: hotspot pattern"
 # ---- 5. one domain, any decomposition: same checksum (the halos are right); 64 ranks on 16 nodes
 run d2_4 --platform $TAURUS16 -np 4 -- "$ST" --iters 10 --size 4096            # 2x2 of 64^2
 run d2_16 --platform $TAURUS16 -np 16 -- "$ST" --iters 10 --size 1024          # 4x4 of 32^2
-run d2_64 --platform $TAURUS16,cores=1 -np 64 -- "$ST" --iters 10 --size 256   # 8x8 of 16^2, 4 per node
+run d2_64 --platform $TAURUS16,cores=1 -np 64 --oversubscribe -- "$ST" --iters 10 --size 256   # 8x8 of 16^2, 4 per node
 run d3_8 --platform $TAURUS16 -np 8 -- "$ST" --iters 10 --dims 3 --size 4096   # 2x2x2 of 16^3
-run d3_64 --platform $TAURUS16,cores=1 -np 64 -- "$ST" --iters 10 --dims 3 --size 512 # 4x4x4 of 8^3
+run d3_64 --platform $TAURUS16,cores=1 -np 64 --oversubscribe -- "$ST" --iters 10 --dims 3 --size 512 # 4x4x4 of 8^3
 grep -q ' grid=8x8 block=16x16 ' "$TMP/d2_64/stdout.txt" || fail "64-rank 2-D header"
 grep -q ' grid=4x4x4 block=8x8x8 ' "$TMP/d3_64/stdout.txt" || fail "64-rank 3-D header"
 [[ $(grep -c . "$TMP/d2_64/hostfile") == 64 && $(sort -u "$TMP/d2_64/hostfile" | wc -l) == 16 ]] ||

@@ -16,9 +16,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 for n in $(seq 0 15); do echo "node-$n:4"; done > hostfile
-"$haec" trace record --platform cluster:16,preset=taurus-node -np 64 --hostfile hostfile --out t/s.txt --quiet \
+"$haec" trace record --platform cluster:16,preset=taurus-node -np 64 --hostfile hostfile --oversubscribe --out t/s.txt --quiet \
   --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters 30 > /dev/null
-run() { local p=$1 out=$2; shift 2; "$haec" run --platform "cluster:16,preset=$p" --hostfile hostfile --replay t/s.txt --out "$out" --quiet "$@"; }
+run() { local p=$1 out=$2; shift 2; "$haec" run --platform "cluster:16,preset=$p" --hostfile hostfile --oversubscribe --replay t/s.txt --out "$out" --quiet "$@"; }
 run taurus many-none
 run taurus many-greedy --balance greedy --every 5
 run taurus many-refine --balance refine --every 5
@@ -59,9 +59,9 @@ int main(int argc, char** argv)
 C
 "$haec" cc -O2 -o even even.c
 lb=(--balance greedy --every 5 --iterations every:1:MPI_Barrier)
-"$haec" run --platform pstates.xml --hostfile hostfile2 -np 8 --out ps-none --quiet -- ./even
-"$haec" run --platform pstates.xml --hostfile hostfile2 -np 8 --out ps-lb --quiet "${lb[@]}" -- ./even
-"$haec" run --platform equal.xml --hostfile hostfile2 -np 8 --out eq-lb --quiet "${lb[@]}" -- ./even
+"$haec" run --platform pstates.xml --hostfile hostfile2 --oversubscribe -np 8 --out ps-none --quiet -- ./even
+"$haec" run --platform pstates.xml --hostfile hostfile2 --oversubscribe -np 8 --out ps-lb --quiet "${lb[@]}" -- ./even
+"$haec" run --platform equal.xml --hostfile hostfile2 --oversubscribe -np 8 --out eq-lb --quiet "${lb[@]}" -- ./even
 
 $py - <<'PY'
 import csv, json

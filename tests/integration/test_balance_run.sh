@@ -14,9 +14,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 P=cluster:4,preset=taurus-node
 for n in 0 1 2 3; do echo "node-$n:4"; done > hostfile
-"$haec" trace record --platform $P -np 16 --hostfile hostfile --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- \
+"$haec" trace record --platform $P -np 16 --hostfile hostfile --oversubscribe --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- \
   "$build/bin/stencil_imbalance" --iters 30 > /dev/null
-run() { local out=$1; shift; "$haec" run --platform $P --hostfile hostfile --replay t/s.txt --power --out "$out" --quiet "$@"; }
+run() { local out=$1; shift; "$haec" run --platform $P --hostfile hostfile --oversubscribe --replay t/s.txt --power --out "$out" --quiet "$@"; }
 run none
 run greedy --balance greedy --every 5
 run greedy2 --balance greedy --every 5
@@ -84,8 +84,8 @@ int main(int argc, char** argv)
 }
 C
 "$haec" cc -O2 -o mig mig.c
-"$haec" run --platform $P --hostfile hostfile -np 16 --out mig-none --quiet -- ./mig
-"$haec" run --platform $P --hostfile hostfile -np 16 --balance greedy --every 100 --out mig-lb --quiet -- ./mig
+"$haec" run --platform $P --hostfile hostfile --oversubscribe -np 16 --out mig-none --quiet -- ./mig
+"$haec" run --platform $P --hostfile hostfile --oversubscribe -np 16 --balance greedy --every 100 --out mig-lb --quiet -- ./mig
 $py - <<'PY'
 import json
 a, b = json.load(open("mig-none/summary.json")), json.load(open("mig-lb/summary.json"))

@@ -70,7 +70,9 @@ for line in open("scaled.txt"):
     err = (B[key] - real[key]) / real[key]
     print(f"{key}: scaled x{f}: uncorrected {A[key]*1e3:.3f} ms, synthetic real {real[key]*1e3:.3f} ms, "
           f"corrected {B[key]*1e3:.3f} ms ({100*err:+.1f} %)")
-    if abs(err) > 0.15:
+    # Emulated computation is timed for real: runs A and B differ by up to ~16 % on a loaded 2-core
+    # machine (measured). A factor not applied would be -50 % or +100 % off, far outside 25 %.
+    if abs(err) > 0.25:
         sys.exit(f"FAIL: corrected time of {key} is {100*err:+.1f} % off the synthetic real time")
 PY
 

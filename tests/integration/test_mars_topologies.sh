@@ -24,13 +24,14 @@ smpirun -np 16 -platform cluster.xml -hostfile hostfile -trace-ti --cfg=tracing/
   --cfg=smpi/host-speed:1Gf "$build/bin/lu_like" 3 > record.out 2> record.err
 [ -s trace/lu.txt ] || { echo "FAIL: no trace recorded"; cat record.err; exit 1; }
 
-replay() { # OUT SPEC MAP: 16 ranks, two per node (cores=2, the xyz mapping fills nodes in turn)
-  "$haec" run --platform "$2" --map "$3" --seed 5 --messages --replay trace/lu.txt --out "$1" --quiet
+replay() { # OUT SPEC MAP [OPTION...]: 16 ranks, two per node (cores=2, the xyz mapping fills nodes in turn)
+  "$haec" run --platform "$2" --map "$3" --seed 5 --messages --replay trace/lu.txt --out "$1" --quiet "${@:4}"
 }
 replay ft "fat-tree:2;2,4;1,2;1,1,cores=2" xyz
 replay ft-again "fat-tree:2;2,4;1,2;1,1,cores=2" xyz
 replay ft75 "fat-tree:2;2,4;1,2;1,1,cores=2,reduce=75" xyz
-replay ft-random "fat-tree:2;2,4;1,2;1,1,cores=2" random
+# random draws each rank's node independently (seed 004): seed 5 puts 3 ranks on a 2-core node
+replay ft-random "fat-tree:2;2,4;1,2;1,1,cores=2" random --oversubscribe
 replay hier "hierarchical:2x2x2,cores=2" xyz
 replay hier2 "hierarchical:2x2x2,cores=2,l3=2" xyz
 for f in summary.json messages.csv traffic_matrix.csv hostfile; do

@@ -122,7 +122,7 @@ for r in 0 1 2; do
 done
 printf 'ov_files/rank-0.txt\nov_files/rank-1.txt\nov_files/rank-2.txt\n' > ov.txt
 printf 'h0\nh0\nh0\n' > ov.hostfile
-"$haec" run --platform two.xml --hostfile ov.hostfile --replay ov.txt --power-model counters \
+"$haec" run --platform two.xml --hostfile ov.hostfile --oversubscribe --replay ov.txt --power-model counters \
   --counter-coefficients exact.json --power-series --out shared --quiet
 $py - <<'PY'
 import csv, json

@@ -28,7 +28,7 @@ smpirun -np 16 -platform cluster.xml -hostfile hostfile --cfg=smpi/display-timin
   -replay trace/lu.txt \
   > plain.out 2> plain.err
 plain=$(grep -o "Simulated time: [0-9.e+-]*" plain.err)
-"$haec" run --platform cluster.xml --hostfile hostfile --replay trace/lu.txt --out none --quiet
+"$haec" run --platform cluster.xml --hostfile hostfile --oversubscribe --replay trace/lu.txt --out none --quiet
 suite=$(/usr/bin/python3 -c 'import json; print("Simulated time: %g" % json.load(open("none/summary.json"))["makespan_s"])')
 [ "$plain" = "$suite" ] || { echo "FAIL: $plain (smpirun) vs $suite (haec run)"; exit 1; }
 ranks=$(/usr/bin/python3 -c 'import json; print(json.load(open("none/summary.json"))["ranks"])')

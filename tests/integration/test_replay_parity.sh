@@ -47,9 +47,9 @@ for g in performance ondemand mix; do
   "$haec" run --platform $P --replay t/$g.txt --governor $g --out rep-$g --quiet
 done
 for n in 0 1 2 3; do echo "node-$n:4"; done > hostfile
-"$haec" trace record --platform cluster:4,preset=taurus-node -np 16 --hostfile hostfile --balance greedy --every 5 \
+"$haec" trace record --platform cluster:4,preset=taurus-node -np 16 --hostfile hostfile --oversubscribe --balance greedy --every 5 \
   --out t/lb.txt --keep-run em-lb --quiet --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters 30 > /dev/null
-"$haec" run --platform cluster:4,preset=taurus-node --hostfile hostfile --replay t/lb.txt --balance greedy --every 5 \
+"$haec" run --platform cluster:4,preset=taurus-node --hostfile hostfile --oversubscribe --replay t/lb.txt --balance greedy --every 5 \
   --out rep-lb --quiet
 $py - <<'PY'
 import json

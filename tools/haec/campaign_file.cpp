@@ -20,10 +20,10 @@ namespace {
 const std::set<std::string> value_options = {"platform", "map",      "seed",  "link",    "governor",
                                              "iterations", "balance", "every", "np",      "host-speed",
                                              "workloads",  "traffic", "hostfile", "mapping-file", "simgrid",
-                                             "power-model", "counter-coefficients"};
+                                             "power-model", "counter-coefficients", "snapshot-period"};
 const std::set<std::string> file_options  = {"workloads", "traffic", "hostfile", "mapping-file",
                                              "counter-coefficients"};
-const std::set<std::string> flag_options  = {"power", "power-series", "messages", "events"};
+const std::set<std::string> flag_options  = {"power", "power-series", "messages", "events", "oversubscribe"};
 
 std::string option_list()
 {

@@ -92,6 +92,7 @@ void add_map_command(CLI::App& app)
   cmd->add_option("--objective", opt->place.objective, "auto's second objective after hop-bytes: time or energy")
       ->capture_default_str();
   cmd->add_option("-n,--np", opt->place.ranks, "Number of ranks")->required();
+  cmd->add_flag("--oversubscribe", opt->place.oversubscribe, "Allow more ranks on a node than it has cores");
   cmd->add_option("-o,--out", opt->out, "Directory receiving hostfile, mapping.txt and metrics.json")->capture_default_str();
   cmd->add_flag("--force", opt->force, "Replace hostfile, mapping.txt and metrics.json if --out holds them already");
   cmd->callback([opt] {

@@ -276,6 +276,8 @@ void add_option_settings(const RunOptions& o, std::vector<std::string>& argv)
     argv.push_back("--cfg=haec/messages:yes");
   if (o.events)
     argv.push_back("--cfg=haec/events:yes");
+  if (o.snapshot_given)
+    argv.push_back("--cfg=haec/snapshot-period:" + o.snapshot_period);
   if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty() || !o.power_model.empty())
     argv.push_back("--cfg=haec/power:yes");
   if (!o.power_model.empty())
@@ -489,6 +491,11 @@ void add_run_options(CLI::App* run, RunOptions& o)
       ->capture_default_str();
   run->add_option("--routing-seed", o.routing_seed, "Seed of --routing random (a non-negative integer; default 1)");
   run->add_flag("--messages", o.messages, "Write messages.csv: one line per network transfer");
+  run->add_option("--snapshot-period", o.snapshot_period,
+                  "Write snapshot_traffic.csv and snapshot_links.csv: the traffic matrix and link use per period "
+                  "of simulated time (e.g. 1ms)");
+  run->add_flag("--oversubscribe", o.place.oversubscribe,
+                "Allow more ranks on a node than it has cores (they share its cores)");
   run->add_flag("--events", o.events,
                 "Write events.csv: each rank's MPI call entries and exits with simulated times (PMPI layer or replay)");
   run->add_flag("--power", o.power,
@@ -550,6 +557,7 @@ RunPreview check_run_arguments(const std::vector<std::string>& args)
   o.np_given         = app.count("--np") > 0;
   o.iterations_given = app.count("--iterations") > 0;
   o.every_given      = app.count("--every") > 0;
+  o.snapshot_given   = app.count("--snapshot-period") > 0;
   o.force            = true; // a finished run's directory may exist: the caller decides what to do
   const Plan p       = prepare(o);
   RunPreview preview;
@@ -570,6 +578,7 @@ void add_run_command(CLI::App& app)
     opt->np_given         = run->count("--np") > 0;
     opt->iterations_given = run->count("--iterations") > 0;
     opt->every_given      = run->count("--every") > 0;
+    opt->snapshot_given   = run->count("--snapshot-period") > 0;
     if (run->count("--out") > 0 && opt->out.empty()) // --out '' is not "the default directory"
       check_out_dir("", {}, false);
     if (run->count("--counters") > 0 && opt->counters.empty()) // nor is --counters '' "no counters"

@@ -1,6 +1,7 @@
 #include "placement.hpp"
 #include "atomic_file.hpp"
 #include "input_error.hpp"
+#include "slots.hpp"
 #include "units.hpp"
 
 #include <nlohmann/json.hpp>
@@ -188,6 +189,8 @@ Placement place_ranks(const ResolvedPlatform& platform, const PlacementOptions& 
     p.seconds  = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     p.strategy = mapping::strategy_name(req.strategy);
   }
+  if (!opt.oversubscribe)
+    check_slots(platform, p.assignment);
   return p;
 }
 

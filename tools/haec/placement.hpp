@@ -22,6 +22,7 @@ struct PlacementOptions {
   std::string objective = "time"; // --objective of auto: time or energy
   uint64_t seed = 1;             // --seed
   int ranks     = 0;             // -np
+  bool oversubscribe = false;    // --oversubscribe: a node may hold more ranks than its cores
 };
 
 struct Placement {
@@ -35,7 +36,8 @@ struct Placement {
 // The mapping view of a resolved platform (it refers to platform.topology: keep both alive).
 mapping::Target make_target(const ResolvedPlatform& platform);
 
-// Throws InputError for unknown strategies, unknown hosts, too few slots, unreadable files.
+// Throws InputError for unknown strategies, unknown hosts, too few slots (a node given more ranks
+// than its cores, unless oversubscribe), unreadable files.
 Placement place_ranks(const ResolvedPlatform& platform, const PlacementOptions& opt);
 
 // Reads a traffic_matrix.csv, a MapLib CSV matrix (*.size.csv / *.count.csv) or a TI trace,

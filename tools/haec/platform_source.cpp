@@ -28,6 +28,7 @@ void fill_from_topology(ResolvedPlatform& p)
     p.host_without_power = topo.host_name(0); // every node has the same profile
   for (uint32_t n = 0; n < topo.num_nodes(); ++n)
     p.nodes.push_back({topo.host_name(n), topo.coords(n)});
+  p.cores.assign(p.nodes.size(), topo.spec().node.cores);
 }
 
 // Whether a host names its power: a profile, or the old SimGrid names (the power plugin explains those).
@@ -85,8 +86,8 @@ void fill_from_xml(ResolvedPlatform& p)
         for (auto const& [key, value] : *all)
           if (key.rfind("haec:", 0) == 0)
             props += (props.empty() ? "" : ",") + key;
-      std::printf("%s %s %s %s\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str(),
-                  names_power(*host) ? "power" : "none");
+      std::printf("%s %s %s %s %d\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str(),
+                  names_power(*host) ? "power" : "none", host->get_core_count());
     }
     print_route_links(engine->get_all_hosts());
   });
@@ -105,7 +106,8 @@ void fill_from_xml(ResolvedPlatform& p)
     }
     std::istringstream ls(line);
     std::string name, coords, props, power;
-    ls >> name >> coords >> props >> power;
+    int cores = 1;
+    ls >> name >> coords >> props >> power >> cores;
     if (power == "none" && p.host_without_power.empty())
       p.host_without_power = name;
     mapping::Node node{name, {index, 0, 0}};
@@ -116,6 +118,7 @@ void fill_from_xml(ResolvedPlatform& p)
       for (const std::string& prop : text::split(props, ','))
         p.host_properties.insert(prop);
     p.nodes.push_back(node);
+    p.cores.push_back(cores);
   }
   if (p.nodes.empty())
     throw InputError("--platform " + p.xml_path, "declares no host", "add hosts to the platform");

@@ -18,6 +18,7 @@ struct ResolvedPlatform {
   std::unique_ptr<platform::Topology> topology;     // spec or platform.json platforms
   std::string xml_path;                             // XML platforms
   std::vector<mapping::Node> nodes;                 // xyz order
+  std::vector<int> cores;                           // per node: its slots (ranks it holds without oversubscription)
   std::array<int, 3> dims{1, 1, 1};
   std::set<std::string> host_properties;            // XML platforms: the haec:* properties some host has
   std::vector<uint16_t> route_links;                // XML platforms: links of SimGrid's route a -> b at a * n + b

@@ -17,6 +17,8 @@ struct RunOptions {
   std::string routing = "static";   // --routing (haec/routing)
   std::string routing_seed;         // --routing-seed (haec/routing/seed), "" when not given
   bool messages    = false;
+  std::string snapshot_period;  // --snapshot-period T (haec/snapshot-period)
+  bool snapshot_given = false;
   bool events      = false;     // --events: events.csv
   bool power = false, power_series = false; // --power, --power-series
   std::string workloads;        // --workloads FILE (implies --power)

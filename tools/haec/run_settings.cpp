@@ -26,6 +26,8 @@ void give_options(const RunOptions& o, settings::Values& v)
     v.give("haec/messages", "yes", "--messages");
   if (o.events)
     v.give("haec/events", "yes", "--events");
+  if (o.snapshot_given) // an empty value is an error, not "no snapshots"
+    v.give("haec/snapshot-period", o.snapshot_period, "--snapshot-period");
   if (o.power || o.power_series || !o.workloads.empty() || !o.governor.empty() || !o.power_model.empty())
     v.give("haec/power", "yes", "--power");
   if (!o.power_model.empty())

@@ -1,0 +1,83 @@
+#include "link_usage.hpp"
+#include "units.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace haec::core {
+
+using units::exact;
+
+namespace {
+
+// A ratio, or empty when its denominator is not positive (a run of zero length): never inf/NaN.
+std::string ratio(double num, double den)
+{
+  return den > 0 ? exact(num / den) : std::string();
+}
+
+} // namespace
+
+void BusyIntervals::add(double begin, double end)
+{
+  // The first interval that ends at or after `begin` may overlap; merge every one from there
+  // that starts at or before `end`.
+  auto first = std::lower_bound(merged_.begin(), merged_.end(), begin,
+                                [](const Interval& i, double b) { return i.end < b; });
+  auto last  = first;
+  while (last != merged_.end() && last->begin <= end) {
+    begin = std::min(begin, last->begin);
+    end   = std::max(end, last->end);
+    ++last;
+  }
+  if (first == last) {
+    merged_.insert(first, Interval{begin, end});
+    return;
+  }
+  *first = Interval{begin, end};
+  merged_.erase(first + 1, last);
+}
+
+double BusyIntervals::total() const
+{
+  double sum = 0;
+  for (auto const& i : merged_)
+    sum += i.end - i.begin;
+  return sum;
+}
+
+uint32_t LinkUsage::add_link(LinkInfo info)
+{
+  infos_.push_back(std::move(info));
+  uses_.emplace_back();
+  return static_cast<uint32_t>(infos_.size() - 1);
+}
+
+void LinkUsage::add_transfer(const RouteTransfer& t)
+{
+  for (uint32_t id : *t.route) {
+    LinkUse& u = uses_[id];
+    ++u.transfers;
+    u.payload += t.payload;
+    u.occupied += t.occupied;
+    u.flow_s += t.end - t.bw_begin;
+    u.busy.add(t.bw_begin, t.end);
+  }
+}
+
+std::string LinkUsage::csv(const std::vector<uint32_t>& order, double makespan) const
+{
+  std::ostringstream out;
+  out << "link,type,bandwidth_Bps,transfers,payload_bytes,occupied_bytes,utilisation,busy_s,busy_fraction,mean_flows\n";
+  for (uint32_t id : order) {
+    const LinkInfo& l = infos_[id];
+    const LinkUse& u  = uses_[id];
+    const double busy = u.busy.total();
+    out << l.name << ',' << l.type << ',' << exact(l.bandwidth) << ',' << u.transfers << ',' << u.payload << ','
+        << units::exact_fixed(u.occupied) << ',' << ratio(u.occupied, l.bandwidth * makespan) << ',' << exact(busy) << ','
+        << ratio(busy, makespan) << ',' << ratio(u.flow_s, busy) << '\n';
+  }
+  return out.str();
+}
+
+} // namespace haec::core
