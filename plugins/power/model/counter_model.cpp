@@ -1,4 +1,5 @@
 #include "counter_model.hpp"
+#include "json_object.hpp"
 #include "input_error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -66,17 +67,7 @@ CounterCoefficients::CounterCoefficients(std::vector<std::string> events, std::v
 
 CounterCoefficients CounterCoefficients::parse(const std::string& json_text, const std::string& file)
 {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const std::exception&) {
-    throw InputError(file, "is not valid JSON", kFix);
-  }
-  if (!j.is_object())
-    throw InputError(file, "is not a JSON object", kFix);
-  for (auto const& [key, value] : j.items())
-    if (key != "events" && key != "pstates" && key != "fit")
-      throw InputError(file, "unknown key '" + key + "'", "use events, pstates (and fit)");
+  nlohmann::json j = parse_json_object(json_text, file, kFix, {"events", "pstates", "fit"});
   std::vector<std::string> events = parse_events(j, file);
   if (!j.contains("pstates") || !j["pstates"].is_array() || j["pstates"].empty())
     throw InputError(file, "has no \"pstates\" list", kFix);

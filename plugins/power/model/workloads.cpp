@@ -1,4 +1,5 @@
 #include "workloads.hpp"
+#include "json_object.hpp"
 #include "input_error.hpp"
 #include "text.hpp"
 #include "units.hpp"
@@ -37,17 +38,7 @@ int rank_number(const std::string& text, const std::string& file)
 
 WorkloadSet WorkloadSet::parse(const std::string& json_text, const std::string& file)
 {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const std::exception&) {
-    throw InputError(file, "is not valid JSON", kFix);
-  }
-  if (!j.is_object())
-    throw InputError(file, "is not a JSON object", kFix);
-  for (auto const& [key, value] : j.items())
-    if (key != "profiles" && key != "default" && key != "hosts" && key != "ranks" && key != "regions")
-      throw InputError(file, "unknown key '" + key + "'", "use profiles, default, hosts, ranks, regions");
+  nlohmann::json j = parse_json_object(json_text, file, kFix, {"profiles", "default", "hosts", "ranks", "regions"});
 
   WorkloadSet set;
   set.file_ = file;
