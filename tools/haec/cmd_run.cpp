@@ -3,6 +3,7 @@
 // directory into place. Any failure leaves no result directory behind. The suite writes every
 // result file; this command never rewrites one.
 #include "atomic_file.hpp"
+#include "elf_needed.hpp"
 #include "commands.hpp"
 #include "counter_setup.hpp"
 #include "input_error.hpp"
@@ -23,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -320,6 +322,31 @@ void add_simgrid_defaults(const RunOptions& o, std::vector<std::string>& argv)
     argv.push_back("--cfg=smpi/host-speed:" + o.host_speed);
 }
 
+// A --cfg value the user gave, "" when not given.
+std::string cfg_value(const RunOptions& o, const std::string& key)
+{
+  for (auto const& kv : o.cfg)
+    if (kv.compare(0, key.size() + 1, key + ":") == 0)
+      return kv.substr(key.size() + 1);
+  return "";
+}
+
+// SMPI's default (dlopen) privatization binds each rank's copy of the program to its own
+// libraries first, so its MPI calls reach libhaec_pmpi. Under mmap or no privatization they
+// resolve to libsimgrid, which the simulator loaded first: the PMPI layer would be bypassed (no
+// regions, no MPI time, bursts' counters without their regions). Preloading it puts it first.
+bool pmpi_needs_preload(const RunOptions& o, const Plan& p)
+{
+  const std::string privatization = cfg_value(o, "smpi/privatization");
+  if (p.app_path.empty() || privatization.empty())
+    return false;
+  for (const char* dlopen_value : {"dlopen", "yes", "1", "true", "on"})
+    if (privatization == dlopen_value)
+      return false;
+  const auto needed = elf_needed_libraries(p.app_path);
+  return std::find(needed.begin(), needed.end(), "libhaec_pmpi.so") != needed.end();
+}
+
 // Preload the suite into the simulator only (smpirun's -wrapper), not into the many small
 // programs the smpirun script runs: each of those would load libsimgrid too (measured: 0.26 s
 // per run).
@@ -338,7 +365,8 @@ void add_preload(const RunOptions& o, const Plan& p, std::vector<std::string>& a
     if (!cfg_sets(o, kv.substr(0, kv.find(':'))) && (p.trace.empty() || kv.rfind("smpi/privatization", 0) != 0))
       argv.insert(argv.begin() + 1, "--cfg=" + kv);
 #else
-  (void)o;
+  if (pmpi_needs_preload(o, p))
+    preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
 #endif
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
     preload += std::string(":") + old;
