@@ -9,6 +9,7 @@
 
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
+#include <xbt/config.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -65,8 +66,23 @@ void add_description(Results& results, bool observed)
   add_run_description(results, *d, metrics);
 }
 
+// SimGrid's collective algorithms, when the run chose any (smpi/coll-selector, smpi/allreduce, ...):
+// they change the makespan (bench/scale --allreduce), so the run says which ones it used.
+void add_collective_choices(Results& results)
+{
+  nlohmann::json chosen = nlohmann::json::object();
+  for (const char* key : {"smpi/coll-selector", "smpi/allgather", "smpi/allgatherv", "smpi/allreduce", "smpi/alltoall",
+                          "smpi/alltoallv", "smpi/barrier", "smpi/bcast", "smpi/gather", "smpi/reduce",
+                          "smpi/reduce_scatter", "smpi/scatter"})
+    if (!simgrid::config::is_default(key))
+      chosen[key + 5] = simgrid::config::get_value<std::string>(key);
+  if (!chosen.empty())
+    results.add_summary("collective_algorithms", chosen.dump());
+}
+
 void add_core_results(Results& results)
 {
+  add_collective_choices(results);
   const bool observed = calls_reported(); // PMPI layer, or a replay
   parts::fold_record_log();
   add_run_record(results, parts::run_record(),

@@ -82,3 +82,19 @@ assert a["makespan_s"] == b["makespan_s"] and a["messages"] == b["messages"] and
 print(f"haec run --link dor: makespan {a['makespan_s']!r} s, {a['messages']} transfers with either reader")
 PY
 grep -q -- "--cfg=smpi/privatization:no" haec/command.txt || { echo "FAIL: haec run replays with privatization"; exit 1; }
+
+# A collective algorithm chosen by the user (here the allreduce) changes the makespan: the run says
+# so in summary.json and on the console, replays it alike with either reader, and without a choice
+# says nothing.
+"$build/bin/haec" run --platform torus:4x2x2 --link dor --replay lu/lu.txt --out rdb --cfg smpi/allreduce:rdb > rdb.out
+"$build/bin/haec" run --platform torus:4x2x2 --link dor --replay lu/lu.txt --out rdb-simgrid -q \
+  --cfg smpi/allreduce:rdb --cfg haec/replay/reader:simgrid
+grep -q "^collective algorithms *allreduce rdb" rdb.out || { echo "FAIL: the allreduce choice is not shown"; exit 1; }
+/usr/bin/python3 - <<'PY'
+import json
+default, rdb, ref = (json.load(open(d + "/summary.json")) for d in ("haec", "rdb", "rdb-simgrid"))
+assert "collective_algorithms" not in default, default
+assert rdb["collective_algorithms"] == {"allreduce": "rdb"} == ref["collective_algorithms"], rdb
+assert rdb["makespan_s"] == ref["makespan_s"] and rdb["makespan_s"] != default["makespan_s"], (rdb, ref, default)
+print(f"allreduce rdb: makespan {rdb['makespan_s']!r} s (default {default['makespan_s']!r} s), stated in summary.json")
+PY

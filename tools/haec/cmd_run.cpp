@@ -429,6 +429,12 @@ void print_table(const nlohmann::json& s, const std::string& out)
               s["messages"].get<unsigned long long>(), s["bytes"].get<unsigned long long>(),
               s["transfer_hops"].get<unsigned long long>());
   std::printf("%-22s %s\n", "link model", s["link_model"].get<std::string>().c_str());
+  if (s.contains("collective_algorithms")) { // they change the makespan: said, not silent
+    std::string chosen;
+    for (auto const& [what, algorithm] : s["collective_algorithms"].items())
+      chosen += (chosen.empty() ? "" : ", ") + what + " " + algorithm.get<std::string>();
+    std::printf("%-22s %s (SimGrid's default for the others)\n", "collective algorithms", chosen.c_str());
+  }
   if (s.contains("energy_j"))
     std::printf("%-22s %.6f J (hosts %.6f J, links %.6f J)\n", "energy", s["energy_j"].get<double>(),
                 s["host_energy_j"].get<double>(), s["link_energy_j"].get<double>());
