@@ -13,6 +13,7 @@ namespace haec::platform {
 class Topology;
 }
 namespace simgrid::s4u {
+class Host;
 class Link;
 }
 
@@ -32,6 +33,9 @@ void connect_iterations();   // mpi_calls.cpp
 // traffic_stats.cpp: per-pair, per-size and per-link statistics, and snapshots (haec/snapshot-period).
 void start_traffic_stats();
 const std::vector<uint32_t>& route_ids(const std::vector<simgrid::s4u::Link*>& route); // the links' ids there (interned)
+const std::vector<uint32_t>& route_ids(const simgrid::s4u::Host* src, const simgrid::s4u::Host* dst,
+                                       const std::vector<simgrid::s4u::Link*>& route); // the same, cached per source
+
 double route_latency(const std::vector<simgrid::s4u::Link*>& route);           // sum of the links' latencies
 // A completed transfer, its route's link ids and the start of its bandwidth phase.
 void record_transfer_stats(const Transfer& t, const std::vector<uint32_t>& route, double bw_begin);

@@ -81,6 +81,39 @@ void start_traffic_stats()
   stats().snapshots.emplace(units::parse_time(settings().text("haec/snapshot-period"), "haec/snapshot-period"));
 }
 
+// Each source host remembers the routes of its latest destinations (a rank talks to few peers):
+// found by comparing a few pointers instead of hashing the route. Checked against the links each
+// time, since a per-message routing policy may send the next message another way.
+struct RecentRoutes {
+  struct Entry {
+    const sg4::Host* dst;
+    std::vector<sg4::Link*> links;
+    const std::vector<uint32_t>* ids;
+  };
+  static constexpr size_t kKept = 8;
+  std::vector<Entry> entries;
+  size_t next = 0; // the entry replaced next when full
+};
+const size_t recent_routes_slot = sg4::Host::extension_create([](void* p) { delete static_cast<RecentRoutes*>(p); });
+
+const std::vector<uint32_t>& route_ids(const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& route)
+{
+  auto* recent = static_cast<RecentRoutes*>(src->extension(recent_routes_slot));
+  if (recent == nullptr) {
+    recent = new RecentRoutes;
+    const_cast<sg4::Host*>(src)->extension_set(recent_routes_slot, recent);
+  }
+  for (auto const& e : recent->entries)
+    if (e.dst == dst && e.links == route)
+      return *e.ids;
+  const std::vector<uint32_t>& ids = route_ids(route);
+  if (recent->entries.size() < RecentRoutes::kKept)
+    recent->entries.push_back({dst, route, &ids});
+  else
+    recent->entries[recent->next++ % RecentRoutes::kKept] = {dst, route, &ids};
+  return ids;
+}
+
 const std::vector<uint32_t>& route_ids(const std::vector<sg4::Link*>& route)
 {
   TrafficStats& s = stats();

@@ -192,7 +192,7 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   // factor): what the link statistics call its bandwidth phase starts after it.
   const bool stats = recording();
   static const std::vector<uint32_t> no_links;
-  Announced a{t, src, dst, stats ? &route_ids(links) : &no_links,
+  Announced a{t, src, dst, stats ? &route_ids(src, dst, links) : &no_links,
               now + tm.lat_factor * (stats ? route_latency(links) : 0.0)};
   take_route(a, links, size);
   pending_[{now, size}].push_back(std::move(a));
