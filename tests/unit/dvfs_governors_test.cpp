@@ -92,12 +92,14 @@ TEST(DvfsFactory, NamesAndErrors)
 TEST(DvfsFactory, ParamString)
 {
   GovernorParams p;
-  apply_params(p, "rho=5, overlay=0.9,mix-margin=0.05, lagrange_thesis=1,lagrange_premise=1,min_pstate=1", "params");
+  apply_params(p, "rho=5, overlay=0.9,mix-margin=0.05, lagrange_thesis=1,lagrange_premise=1,lagrange_growth=0,min_pstate=1", "params");
   EXPECT_EQ(p.rho, 5);
   EXPECT_EQ(p.overlay, 0.9);
   EXPECT_EQ(p.mix_margin, 0.05);
   EXPECT_TRUE(p.lagrange_thesis);
   EXPECT_TRUE(p.lagrange_premise);
+  EXPECT_FALSE(p.lagrange_growth);
+  EXPECT_TRUE(GovernorParams{}.lagrange_growth);
   EXPECT_EQ(p.min_pstate, 1);
   try {
     apply_params(p, "speed=3", "params");

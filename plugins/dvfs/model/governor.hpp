@@ -65,6 +65,7 @@ struct GovernorParams {
   double overlay        = 0.95; // lagrange: s = overlay * iteration duration
   bool lagrange_thesis  = false; // lagrange: the thesis's literal g and dual sign (README)
   bool lagrange_premise = false; // lagrange: waits that did not shrink when it slowed are not slack (README)
+  bool lagrange_growth  = true;  // lagrange: fit the next iteration's expected work (last + its growth), not the last's
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.6;   // mix: fraction of newly found slack taken per occurrence (0,1]; 0.6 measured best on the stencil

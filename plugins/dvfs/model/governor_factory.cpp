@@ -112,6 +112,8 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_thesis = units::parse_bool(value, w);
     else if (key == "lagrange_premise")
       p.lagrange_premise = units::parse_bool(value, w);
+    else if (key == "lagrange_growth")
+      p.lagrange_growth = units::parse_bool(value, w);
     else if (key == "adagio_thesis")
       p.adagio_thesis = units::parse_bool(value, w);
     else if (key == "mix_margin")
@@ -160,7 +162,7 @@ std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorP
                                                     params.adagio_thesis);
   if (name == "lagrange")
     return std::make_unique<LagrangeGovernor>(std::move(table), params.rho, params.overlay, params.lagrange_thesis,
-                                              params.lagrange_premise);
+                                              params.lagrange_premise, params.lagrange_growth);
   return std::make_unique<MixGovernor>(std::move(table), params);
 }
 

@@ -4,8 +4,10 @@
 
 namespace haec::dvfs {
 
-LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise)
-    : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal), premise_(premise)
+LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise,
+                                   bool growth)
+    : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal), premise_(premise),
+      growth_(growth)
 {
 }
 
@@ -51,7 +53,7 @@ double LagrangeGovernor::window(const IterationStats& it, State& st) const
 
 double LagrangeGovernor::expected_work(const IterationStats& it, const State& st) const
 {
-  if (thesis_ || !(st.last_work > 0) || it.work <= st.last_work)
+  if (thesis_ || !growth_ || !(st.last_work > 0) || it.work <= st.last_work)
     return it.work;
   return it.work + (it.work - st.last_work);
 }

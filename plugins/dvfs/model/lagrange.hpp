@@ -33,7 +33,8 @@ namespace haec::dvfs {
 
 class LagrangeGovernor : public Governor {
 public:
-  LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise = false);
+  LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise = false,
+                   bool growth = true);
   Plan on_iteration(const IterationStats& stats) override;
 
   struct State {
@@ -58,7 +59,7 @@ public:
   // slack any more, and the window is at most the computation at the previous speed.
   double window(const IterationStats& it, State& st) const;
   // The work the next iteration is expected to have: W, plus its growth since the previous
-  // iteration when it grew (W + (W - W_prev)); W alone with lagrange_thesis. One pstate is chosen
+  // iteration when it grew (W + (W - W_prev)); W alone with lagrange_thesis or lagrange_growth=0. One pstate is chosen
   // per iteration before its work is known: on a moving hotspot a node's work grows 4-8 % per
   // iteration as the hot region arrives, and a pstate fitted to the last iteration's work falls
   // behind by that much every iteration (README, "Lagrange on the moving hotspot").
@@ -66,7 +67,7 @@ public:
 
 private:
   double rho_, overlay_;
-  bool thesis_, premise_;
+  bool thesis_, premise_, growth_;
   std::map<int, State> states_; // by rank
 };
 
