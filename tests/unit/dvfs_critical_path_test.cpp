@@ -171,16 +171,24 @@ TEST(DvfsLagrange, GrowingWorkIsExpectedToGrow)
 
 // AdagioImproved's t_min is the rank's communication floor over all its tasks: a task that
 // always waits 0.5 s slows down (the listing as printed takes that wait as its t_min and stays
-// at the fastest pstate forever: "t_min never reached").
+// at the fastest pstate forever: "t_min never reached"). It steps into the wait one level per
+// occurrence (adagio_step=1), or at once with adagio_step=0.
 TEST(DvfsAdagioImproved, SteadyWaitIsSlack)
 {
-  for (bool thesis : {false, true}) {
-    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, thesis);
-    for (int it = 0; it < 5; ++it) {
-      paced(g, 1, 2.3e9, 1.5, 2e-5); // waits for the others: 0.5 s at 2.3 GHz
+  for (int mode : {0, 1, 2}) { // ours with adagio_step 1, ours with adagio_step 0, the listing
+    const bool thesis = mode == 2;
+    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, thesis, mode == 1 ? 0 : 1);
+    std::vector<int> levels;
+    for (int it = 0; it < 10; ++it) {
+      levels.push_back(g.table().level(paced(g, 1, 2.3e9, 1.5, 2e-5))); // waits for the others: 0.5 s at 2.3 GHz
       occur(g, 2, 1e9, 2e-5);        // others wait for it: the floor is 20 us
     }
-    // Target 1.5 - 2.2e-5 s: 1.6 GHz (1.4375 s); 1.5 GHz would take 1.5333 s.
+    // Target 1.5 - 2.2e-5 s: 1.6 GHz (1.4375 s); 1.5 GHz would take 1.5333 s. The first two
+    // occurrences run fast (a wait must be seen twice to be slack), then it slows down.
+    const std::vector<int> expected = mode == 0 ? std::vector<int>{0, 0, 0, 1, 2, 3, 4, 5, 6, 7}
+                                      : mode == 1 ? std::vector<int>{0, 0, 0, 7, 7, 7, 7, 7, 7, 7}
+                                                  : std::vector<int>(10, 0);
+    EXPECT_EQ(levels, expected) << "mode " << mode;
     EXPECT_EQ(g.scheduled_level(1), thesis ? 0 : 7);
     EXPECT_EQ(g.scheduled_level(2), 0);
   }
@@ -242,8 +250,8 @@ TEST(DvfsAdagioImproved, FilledWaitIsStable)
     levels.push_back(paced(g, 1, 2.3e9, 1.5, 2e-5));
   EXPECT_EQ(levels[0], 0);
   EXPECT_EQ(levels[1], 0); // the wait has been seen once
-  for (size_t i = 2; i < levels.size(); ++i)
-    EXPECT_EQ(levels[i], 7) << "occurrence " << i;
+  for (size_t i = 2; i < levels.size(); ++i) // one level per occurrence, then it stays
+    EXPECT_EQ(levels[i], std::min<int>(static_cast<int>(i) - 1, 7)) << "occurrence " << i;
 }
 
 // Adagio's premise is that running a task slower shrinks the wait after it. A pipeline stage
@@ -252,15 +260,19 @@ TEST(DvfsAdagioImproved, FilledWaitIsStable)
 // does not come out of the wait marks that wait as structural for the task, and it speeds up.
 TEST(DvfsAdagioImproved, WaitThatDoesNotShrinkIsNotSlack)
 {
-  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
-  occur(g, 2, 1e9, 2e-5); // the floor
-  std::vector<int> levels;
-  for (int it = 0; it < 10; ++it)
-    levels.push_back(occur(g, 1, 2.3e9, 0.3)); // 0.3 s whatever the pstate
-  // Seen once, twice (target 1.3 s: 1.8 GHz), then the slowdown did not shrink it: half-way
-  // back (5 -> 2 -> 1 -> 0), and it stays at the fastest pstate.
-  const std::vector<int> expected = {0, 0, 5, 2, 1, 0, 0, 0, 0, 0};
-  EXPECT_EQ(levels, expected);
+  for (int step : {1, 0}) {
+    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, false, step);
+    occur(g, 2, 1e9, 2e-5); // the floor
+    std::vector<int> levels;
+    for (int it = 0; it < 10; ++it)
+      levels.push_back(occur(g, 1, 2.3e9, 0.3)); // 0.3 s whatever the pstate
+    // Seen once, twice, then one level slower (adagio_step=1; target 1.3 s: 1.8 GHz without
+    // the limit); the slowdown did not shrink the wait: half-way back (1 -> 0; 5 -> 2 -> 1 -> 0),
+    // and it stays at the fastest pstate. The limit bounds the probe's cost to one level.
+    const std::vector<int> expected = step == 1 ? std::vector<int>{0, 0, 1, 0, 0, 0, 0, 0, 0, 0}
+                                                : std::vector<int>{0, 0, 5, 2, 1, 0, 0, 0, 0, 0};
+    EXPECT_EQ(levels, expected) << "adagio_step " << step;
+  }
 }
 
 // Slow neighbours waiting for each other in turn (the moving hotspot): the node's wait is 0.4 s

@@ -61,6 +61,7 @@ struct GovernorParams {
   double t_copy         = 0;    // adagio: s of t_lib that are copies, never slack
   double adagio_factor  = 1.1;  // adagio-improved: t_lib > t_min * factor means "we wait"
   bool adagio_thesis    = false; // adagio-improved: Listing 5 as printed (per-task t_min, whole t_lib as slack)
+  int adagio_step       = 1;     // adagio-improved: levels a task may slow down per occurrence (0: no limit)
   double rho            = 10;   // lagrange: ADMM penalty (J/s^2)
   double overlay        = 0.95; // lagrange: s = overlay * iteration duration
   bool lagrange_thesis  = false; // lagrange: the thesis's literal g and dual sign (README)
