@@ -8,25 +8,32 @@
 #include <simgrid/s4u.hpp>
 
 #include <optional>
-#include <unordered_set>
 
 namespace sg4 = simgrid::s4u;
 
 namespace haec::core::parts {
 namespace {
 
-// Every computation reaches it: a global, not a function-local static.
-std::unordered_set<const sg4::Activity*> started_set;
+// The executions announced are marked in an extension slot of the activity itself (no deleter:
+// the mark is not owned), so a completion, which fires for every activity, costs one array read
+// instead of a hash lookup.
+const size_t started_mark = sg4::Activity::extension_create(nullptr);
+int marked; // what the slot points to
 
-std::unordered_set<const sg4::Activity*>& started()
+bool started(const sg4::Activity& a)
 {
-  return started_set;
+  return a.extension(started_mark) != nullptr;
+}
+
+void mark_started(const sg4::Activity& a, bool on)
+{
+  const_cast<sg4::Activity&>(a).extension_set(started_mark, on ? &marked : nullptr, false);
 }
 
 void on_start(const sg4::Exec& exec)
 {
   const long pid = sg4::Actor::self() != nullptr ? sg4::this_actor::get_pid() : -1;
-  started().insert(&exec);
+  mark_started(exec, true);
   // A burst's counters go to the rank's next computation; SMPI's MPI_Iprobe spins (named "iprobe")
   // are not bursts of the program.
   std::optional<std::vector<double>> counts;
@@ -38,10 +45,9 @@ void on_start(const sg4::Exec& exec)
 
 void on_completion(const sg4::Activity& activity)
 {
-  auto it = started().find(&activity);
-  if (it == started().end())
+  if (!started(activity))
     return;
-  started().erase(it);
+  mark_started(activity, false);
   // The signal comes when the actor sees the end (wait/test): right away under SMPI; the kernel's
   // finish time is exact when it is known.
   const double end = activity.get_finish_time() >= 0 ? activity.get_finish_time() : sg4::Engine::get_clock();

@@ -31,12 +31,18 @@ void connect_iterations();   // mpi_calls.cpp
 
 // traffic_stats.cpp: per-pair, per-size and per-link statistics, and snapshots (haec/snapshot-period).
 void start_traffic_stats();
-std::vector<uint32_t> route_ids(const std::vector<simgrid::s4u::Link*>& route); // the links' ids there
+const std::vector<uint32_t>& route_ids(const std::vector<simgrid::s4u::Link*>& route); // the links' ids there (interned)
 double route_latency(const std::vector<simgrid::s4u::Link*>& route);           // sum of the links' latencies
 // A completed transfer, its route's link ids and the start of its bandwidth phase.
 void record_transfer_stats(const Transfer& t, const std::vector<uint32_t>& route, double bw_begin);
-// An application message posted now (sender side).
-void record_app_message(int src_rank, int dst_rank, uint64_t bytes);
+// An application message posted at `time` (sender side).
+void record_app_message(int src_rank, int dst_rank, uint64_t bytes, double time);
+// record_log.cpp: what a recording run observes goes through the log, folded in batches into the
+// run record and the statistics above; fold_record_log() before reading them.
+void log_transfer(const Transfer& t, const std::vector<uint32_t>& route, double bw_begin); // route: interned
+void log_app_message(int src_rank, int dst_rank, uint64_t bytes, double time); // sent (traffic matrix)
+void log_app_receive(int src_rank, int dst_rank, uint64_t bytes);              // received (replay check)
+void fold_record_log();
 bool transfers_observed(); // transfers.cpp: the factor callbacks are installed
 
 // At the end of a recording run (run_end.cpp collects, checks and writes).

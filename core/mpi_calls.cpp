@@ -30,6 +30,9 @@ namespace {
 struct Position {
   uint32_t last_site = kNoSite; // the call the rank last left (kNoSite: none yet)
   uint32_t in_site   = kNoSite; // the call it is inside, kNoSite when outside
+  // The region of the rank's last computation and the sites it lies between: a rank's next
+  // computation is mostly in the same region (a loop), found without a lookup.
+  uint32_t region_from = kNoSite, region_to = kNoSite, region = kNoRegion;
 };
 
 struct RegionStats {
@@ -55,7 +58,8 @@ struct Calls {
   std::vector<Position> positions;                           // by actor pid
   bool reporting = false;
   bool events_on = false;
-  std::unordered_map<const sg4::Activity*, uint32_t> running; // exec -> region
+  // exec -> region + 1 (0: not counted), in an extension slot of the execution (no deleter)
+  size_t running_region = sg4::Activity::extension_create(nullptr);
   std::vector<RegionStats> stats;                             // by region id
   std::vector<Event> events;
   std::unordered_map<long, size_t> last_event;                  // pid -> its last event
@@ -140,17 +144,17 @@ void on_computation_started(const ComputationStarted& e)
     c.stats.resize(region + 1);
   c.stats[region].computations++;
   c.stats[region].flops += e.exec.get_cost();
-  c.running[&e.exec] = region;
+  const_cast<sg4::Exec&>(e.exec).extension_set(c.running_region, reinterpret_cast<void*>(uintptr_t{region} + 1), false);
 }
 
 void on_computation_ended(const ComputationEnded& e)
 {
   Calls& c = calls();
-  auto it  = c.running.find(&e.exec);
-  if (it == c.running.end())
+  const auto slot = reinterpret_cast<uintptr_t>(e.exec.extension(c.running_region));
+  if (slot == 0)
     return;
-  c.stats[it->second].seconds += e.end - e.exec.get_start_time();
-  c.running.erase(it);
+  c.stats[slot - 1].seconds += e.end - e.exec.get_start_time();
+  const_cast<sg4::Activity&>(e.exec).extension_set(c.running_region, nullptr, false);
 }
 
 // events.csv: time,rank,event,site (event enter|exit; site as in regions.csv), in simulated order.
@@ -285,8 +289,13 @@ uint32_t current_region()
   Calls& c = calls();
   if (!c.reporting || sg4::Actor::self() == nullptr)
     return kNoRegion;
-  const Position& p = position(sg4::this_actor::get_pid());
-  return c.table.region(p.last_site, p.in_site);
+  Position& p = position(sg4::this_actor::get_pid());
+  if (p.region == kNoRegion || p.region_from != p.last_site || p.region_to != p.in_site) {
+    p.region      = c.table.region(p.last_site, p.in_site);
+    p.region_from = p.last_site;
+    p.region_to   = p.in_site;
+  }
+  return p.region;
 }
 
 const std::string& region_text(uint32_t region)
@@ -332,8 +341,7 @@ extern "C" void haec_suite_mpi_exit(void)
 // Every application-level point-to-point message, with world ranks (sender side).
 extern "C" void haec_suite_logical_message(int src_world_rank, int dst_world_rank, unsigned long long bytes)
 {
-  haec::core::parts::run_record().add_logical_message(src_world_rank, dst_world_rank, bytes);
-  haec::core::parts::record_app_message(src_world_rank, dst_world_rank, bytes);
+  haec::core::parts::log_app_message(src_world_rank, dst_world_rank, bytes, sg4::Engine::get_clock());
 }
 
 // Around each MPI_Test* of a rank (SMPI sleeps inside it): polling.

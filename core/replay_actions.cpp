@@ -116,8 +116,7 @@ private:
 // A message the replayed rank sends: the traffic matrix and its statistics.
 void add_message(int src_rank, int dst_rank, uint64_t bytes)
 {
-  run_record().add_logical_message(src_rank, dst_rank, bytes);
-  record_app_message(src_rank, dst_rank, bytes);
+  log_app_message(src_rank, dst_rank, bytes, simgrid::s4u::Engine::get_clock());
 }
 
 Messages& messages()
@@ -141,8 +140,7 @@ uint64_t Messages::bytes(const simgrid::xbt::ReplayAction& a, size_t count, size
 
 void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
 {
-  rank_             = std::atoi(a[0].c_str());
-  RunRecord& record = run_record();
+  rank_ = std::atoi(a[0].c_str());
   switch (kind) {
     case Counted::Init:
       default_size_[rank_] = a.size() > 2 ? 8 : 1;
@@ -153,12 +151,12 @@ void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
       break;
     case Counted::Recv:
       if (a.size() > 4)
-        record.add_logical_receive(std::atoi(a[2].c_str()), rank_, bytes(a, 4, 5));
+        log_app_receive(std::atoi(a[2].c_str()), rank_, bytes(a, 4, 5));
       break;
     case Counted::SendRecv:
       if (a.size() > 5) {
         add_message(rank_, std::atoi(a[3].c_str()), bytes(a, 2, 6));
-        record.add_logical_receive(std::atoi(a[5].c_str()), rank_, bytes(a, 4, 7));
+        log_app_receive(std::atoi(a[5].c_str()), rank_, bytes(a, 4, 7));
       }
       break;
     case Counted::No:
@@ -174,9 +172,12 @@ void register_wrapped(const char* action_name, const action_fun& function)
   const bool polling       = action == "test";
   const Counted counted    = counted_kind(action);
   real_register()(action_name, [function, base, fields, polling, counted](simgrid::xbt::ReplayAction& a) {
-    std::string site = base;
+    // One buffer for every action (actors take turns, and entering a site does not yield): a
+    // known site costs no allocation.
+    static std::string site;
+    site.assign(base);
     for (size_t i = 2; i < 2 + fields && i < a.size(); ++i)
-      site += ":" + a[i];
+      site.append(1, ':').append(a[i]);
     enter_named_site(site);
     if (counted != Counted::No)
       messages().on_action(counted, a);

@@ -68,6 +68,7 @@ void add_description(Results& results, bool observed)
 void add_core_results(Results& results)
 {
   const bool observed = calls_reported(); // PMPI layer, or a replay
+  parts::fold_record_log();
   add_run_record(results, parts::run_record(),
                  RecordOutput{settings().boolean("haec/messages"), observed});
   results.add_summary("simgrid_version", nlohmann::json(simgrid_version()).dump());

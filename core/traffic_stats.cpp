@@ -27,6 +27,17 @@ struct TrafficStats {
   SizeHistogram sizes;
   LinkUsage links;
   std::unordered_map<const sg4::Link*, uint32_t> ids;
+  struct RouteHash {
+    size_t operator()(const std::vector<sg4::Link*>& route) const
+    {
+      size_t h = route.size();
+      for (const sg4::Link* l : route)
+        h = h * 0x9e3779b97f4a7c15ULL ^ std::hash<const sg4::Link*>{}(l);
+      return h;
+    }
+  };
+  // Every route seen, with its links' ids: the entries never move, so transfers keep a pointer.
+  std::unordered_map<std::vector<sg4::Link*>, std::vector<uint32_t>, RouteHash> routes;
   std::optional<Snapshots> snapshots;
 
   uint32_t id_of(const sg4::Link* link);
@@ -70,13 +81,16 @@ void start_traffic_stats()
   stats().snapshots.emplace(units::parse_time(settings().text("haec/snapshot-period"), "haec/snapshot-period"));
 }
 
-std::vector<uint32_t> route_ids(const std::vector<sg4::Link*>& route)
+const std::vector<uint32_t>& route_ids(const std::vector<sg4::Link*>& route)
 {
+  TrafficStats& s = stats();
+  if (auto it = s.routes.find(route); it != s.routes.end()) // once per transfer: no allocation
+    return it->second;
   std::vector<uint32_t> ids;
   ids.reserve(route.size());
   for (const sg4::Link* l : route)
-    ids.push_back(stats().id_of(l));
-  return ids;
+    ids.push_back(s.id_of(l));
+  return s.routes.emplace(route, std::move(ids)).first->second;
 }
 
 double route_latency(const std::vector<sg4::Link*>& route)
@@ -99,12 +113,12 @@ void record_transfer_stats(const Transfer& t, const std::vector<uint32_t>& route
     s.snapshots->add_transfer(rt);
 }
 
-void record_app_message(int src_rank, int dst_rank, uint64_t bytes)
+void record_app_message(int src_rank, int dst_rank, uint64_t bytes, double time)
 {
   TrafficStats& s = stats();
   s.sizes.add_app_message(bytes);
   if (s.snapshots)
-    s.snapshots->add_app_message(src_rank, dst_rank, bytes, sg4::Engine::get_clock());
+    s.snapshots->add_app_message(src_rank, dst_rank, bytes, time);
 }
 
 // transfer_pairs.csv, msg_size_hist.csv and link_stats.csv when transfers were observed (else

@@ -18,7 +18,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <deque>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -35,7 +34,7 @@ public:
   void connect();
   void on_state_change(simgrid::kernel::resource::NetworkAction& action);
   void add_results(Results& results) const;
-  void forget_hosts() { host_ids_.clear(); }
+  void forget_hosts() { ++host_generation_; }
   bool installed() const { return installed_; }
   TransferModel model;
 
@@ -65,7 +64,7 @@ private:
     Transfer transfer;
     const sg4::Host* src;
     const sg4::Host* dst;
-    std::vector<uint32_t> link_ids;  // link ids (traffic_stats.cpp), when recording
+    const std::vector<uint32_t>* link_ids; // link ids (traffic_stats.cpp, interned per route), when recording
     double bw_begin;                 // start of the bandwidth phase: start + lat_factor x route latency
     // Per-message routes only (platform::message_routing()): the router's token, the links taken
     // and those of the reverse flow SimGrid charged.
@@ -73,7 +72,14 @@ private:
     std::vector<sg4::Link*> route, back_route;
   };
   void take_route(Announced& a, const std::vector<sg4::Link*>& links, double size) const;
-  std::map<std::pair<double, double>, std::deque<Announced>> pending_;
+  struct StartAndSize {
+    size_t operator()(const std::pair<double, double>& k) const
+    {
+      return std::hash<double>{}(k.first) * 0x9e3779b97f4a7c15ULL ^ std::hash<double>{}(k.second);
+    }
+  };
+  // Looked up once per transfer: hashed; usually one candidate per key, kept in announcement order.
+  std::unordered_map<std::pair<double, double>, std::vector<Announced>, StartAndSize> pending_;
   bool crosstraffic_ = true;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
   // cost ~4 % of a 4096-rank replay when searched per transfer; bench/scale, measured).
@@ -81,13 +87,18 @@ private:
     uint32_t node;
     int rank;
   };
-  std::unordered_map<const sg4::Host*, HostIds> host_ids_;
+  // Kept in an extension slot of the host (the host owns it); a migration makes every entry stale.
+  struct CachedHostIds {
+    HostIds ids;
+    uint64_t generation;
+  };
+  const size_t host_slot_ =
+      sg4::Host::extension_create([](void* p) { delete static_cast<CachedHostIds*>(p); });
+  uint64_t host_generation_ = 0;
   const HostIds& host_ids(const sg4::Host* host);
-  // (src node << 32 | dst node) -> (transfers, bytes), for the network check.
-  using Counts = std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>>;
-  static void count(Counts& counts, const Transfer& t);
-  static RunRecord::PairCounts by_pair(const Counts& counts);
-  Counts started_, completed_;
+  // The network check: what started is what completed (the run record counts those per node
+  // pair) plus what is still pending, so nothing is counted per transfer here.
+  RunRecord::PairCounts started_by_pair() const;
   uint64_t unmatched_ = 0;
   bool installed_     = false;
 };
@@ -177,11 +188,11 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   t.start      = now;
   t.model_time = tm.total;
   t.link_bytes = size / tm.bw_factor; // what its flow occupies on each link (power plugin)
-  count(started_, t);
   // CM02 keeps a flow out of the bandwidth sharing for its latency (route latency x latency
   // factor): what the link statistics call its bandwidth phase starts after it.
   const bool stats = recording();
-  Announced a{t, src, dst, stats ? route_ids(links) : std::vector<uint32_t>{},
+  static const std::vector<uint32_t> no_links;
+  Announced a{t, src, dst, stats ? &route_ids(links) : &no_links,
               now + tm.lat_factor * (stats ? route_latency(links) : 0.0)};
   take_route(a, links, size);
   pending_[{now, size}].push_back(std::move(a));
@@ -200,27 +211,26 @@ void Transfers::take_route(Announced& a, const std::vector<sg4::Link*>& links, d
   a.route_token = routing->start(*a.src, *a.dst, size);
 }
 
-void Transfers::count(Counts& counts, const Transfer& t)
+RunRecord::PairCounts Transfers::started_by_pair() const
 {
-  auto& cell = counts[(static_cast<uint64_t>(t.src_node) << 32) | t.dst_node];
-  ++cell.first;
-  cell.second += t.bytes;
-}
-
-RunRecord::PairCounts Transfers::by_pair(const Counts& counts)
-{
-  RunRecord::PairCounts out;
-  for (auto const& [key, cell] : counts)
-    out[{static_cast<int>(key >> 32), static_cast<int>(key & 0xffffffffu)}] = cell;
-  return out;
+  RunRecord::PairCounts started = run_record().transfers_by_node_pair();
+  for (auto const& [key, announced] : pending_)
+    for (auto const& a : announced) {
+      auto& cell = started[{static_cast<int>(a.transfer.src_node), static_cast<int>(a.transfer.dst_node)}];
+      ++cell.first;
+      cell.second += a.transfer.bytes;
+    }
+  return started;
 }
 
 const Transfers::HostIds& Transfers::host_ids(const sg4::Host* host)
 {
-  auto it = host_ids_.find(host);
-  if (it == host_ids_.end())
-    it = host_ids_.emplace(host, HostIds{run_record().node_index(host->get_name()), sole_rank_on(host)}).first;
-  return it->second;
+  auto* cached = static_cast<CachedHostIds*>(host->extension(host_slot_));
+  if (cached == nullptr || cached->generation != host_generation_) {
+    cached = new CachedHostIds{{run_record().node_index(host->get_name()), sole_rank_on(host)}, host_generation_};
+    const_cast<sg4::Host*>(host)->extension_set(host_slot_, cached); // deletes the stale entry
+  }
+  return cached->ids;
 }
 
 void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_action)
@@ -251,11 +261,8 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
   if (candidates.empty())
     pending_.erase(it);
   done.transfer.end = finish;
-  count(completed_, done.transfer);
-  if (recording()) {
-    run_record().add_transfer(done.transfer);
-    record_transfer_stats(done.transfer, done.link_ids, done.bw_begin);
-  }
+  if (recording())
+    log_transfer(done.transfer, *done.link_ids, done.bw_begin);
   const bool routed = platform::message_routing() != nullptr;
   if (routed)
     platform::message_routing()->end(done.route_token);
@@ -276,7 +283,7 @@ void Transfers::add_results(Results& results) const
     results.add_check(not_checked(name, "transfers were not observed (smpi/bw-factor or smpi/lat-factor set)"));
     return;
   }
-  Check c = pairs_match(name, by_pair(started_), by_pair(completed_), "network transfer");
+  Check c = pairs_match(name, started_by_pair(), run_record().transfers_by_node_pair(), "network transfer");
   if (c.result == Check::Result::Passed && unmatched_ > 0)
     c = Check{name, Check::Result::Failed,
               std::to_string(unmatched_) + " transfers completed that were never announced"};

@@ -20,6 +20,7 @@ void RunRecord::add_transfer(const Transfer& t)
 {
   ++transfers_;
   bytes_ += t.bytes;
+  count(node_pairs_, static_cast<int>(t.src_node), static_cast<int>(t.dst_node), t.bytes);
   transfer_hops_ += static_cast<uint64_t>(t.hops);
   ++hop_histogram_[t.hops];
   double duration = t.end - t.start;
@@ -37,19 +38,31 @@ void RunRecord::add_transfer(const Transfer& t)
     kept_.push_back(t);
 }
 
-void RunRecord::add_logical_message(int src_rank, int dst_rank, uint64_t bytes)
+void RunRecord::count(HashedCounts& counts, int src_rank, int dst_rank, uint64_t bytes)
 {
-  ++logical_messages_;
-  auto& cell = traffic_[{src_rank, dst_rank}];
+  auto& cell = counts[(static_cast<uint64_t>(static_cast<uint32_t>(src_rank)) << 32) | static_cast<uint32_t>(dst_rank)];
   ++cell.first;
   cell.second += bytes;
 }
 
+RunRecord::PairCounts RunRecord::sorted(const HashedCounts& counts)
+{
+  PairCounts out;
+  for (auto const& [key, cell] : counts)
+    out.emplace(std::pair{static_cast<int>(static_cast<uint32_t>(key >> 32)), static_cast<int>(static_cast<uint32_t>(key))},
+                cell);
+  return out;
+}
+
+void RunRecord::add_logical_message(int src_rank, int dst_rank, uint64_t bytes)
+{
+  ++logical_messages_;
+  count(traffic_, src_rank, dst_rank, bytes);
+}
+
 void RunRecord::add_logical_receive(int src_rank, int dst_rank, uint64_t bytes)
 {
-  auto& cell = received_[{src_rank, dst_rank}];
-  ++cell.first;
-  cell.second += bytes;
+  count(received_, src_rank, dst_rank, bytes);
 }
 
 std::string RunRecord::messages_csv() const
@@ -89,7 +102,7 @@ std::string RunRecord::traffic_matrix_csv() const
 {
   std::ostringstream out;
   out << "src_rank,dst_rank,messages,bytes\n";
-  for (auto const& [pair, cell] : traffic_)
+  for (auto const& [pair, cell] : traffic())
     out << pair.first << ',' << pair.second << ',' << cell.first << ',' << cell.second << '\n';
   return out.str();
 }

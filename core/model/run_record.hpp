@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -45,10 +46,12 @@ public:
   uint64_t transfer_hops() const { return transfer_hops_; } // links crossed, summed over network transfers
   uint64_t logical_messages() const { return logical_messages_; }
   const std::map<uint64_t, SizeStats>& by_size() const { return by_size_; }
-  // (src, dst) -> (messages, bytes): sent, and received (replay only).
+  // (src, dst) -> (messages, bytes): sent, and received (replay only), in (src, dst) order.
   using PairCounts = std::map<std::pair<int, int>, std::pair<uint64_t, uint64_t>>;
-  const PairCounts& traffic() const { return traffic_; }
-  const PairCounts& received() const { return received_; }
+  PairCounts traffic() const { return sorted(traffic_); }
+  // (src node, dst node) -> (network transfers, payload bytes), over the transfers added.
+  PairCounts transfers_by_node_pair() const { return sorted(node_pairs_); }
+  PairCounts received() const { return sorted(received_); }
 
   // CSV renderings (deterministic: fixed column order, %.17g-exact numbers, sorted keys).
   std::string messages_csv() const;
@@ -64,7 +67,11 @@ private:
   uint64_t transfers_ = 0, bytes_ = 0, transfer_hops_ = 0, logical_messages_ = 0;
   std::map<uint64_t, SizeStats> by_size_;
   std::map<int, uint64_t> hop_histogram_;
-  PairCounts traffic_, received_;
+  // Counted once per message: hashed by (src << 32 | dst), sorted only when read.
+  using HashedCounts = std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>>;
+  static PairCounts sorted(const HashedCounts& counts);
+  static void count(HashedCounts& counts, int src_rank, int dst_rank, uint64_t bytes);
+  HashedCounts traffic_, received_, node_pairs_;
 };
 
 } // namespace haec::core

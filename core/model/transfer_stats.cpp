@@ -17,12 +17,26 @@ void Durations::add(uint64_t payload, double seconds)
   sum += seconds;
 }
 
+size_t PairStats::KeyHash::operator()(const Key& k) const
+{
+  auto const& [src_rank, dst_rank, src_node, dst_node] = k;
+  const uint64_t ranks = (static_cast<uint64_t>(static_cast<uint32_t>(src_rank)) << 32) | static_cast<uint32_t>(dst_rank);
+  const uint64_t nodes = (static_cast<uint64_t>(src_node) << 32) | dst_node;
+  return std::hash<uint64_t>{}(ranks * 0x9e3779b97f4a7c15ULL ^ nodes);
+}
+
 std::string PairStats::csv(const std::vector<std::string>& node_names) const
 {
   std::ostringstream out;
   out << "src_rank,dst_rank,src_node,dst_node,transfers,bytes,mean_transfer_s,min_transfer_s,max_transfer_s\n";
-  for (auto const& [key, d] : pairs_) {
-    auto const& [src_rank, dst_rank, src_node, dst_node] = key;
+  std::vector<const std::pair<const Key, Durations>*> rows;
+  rows.reserve(pairs_.size());
+  for (auto const& row : pairs_)
+    rows.push_back(&row);
+  std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  for (auto const* row : rows) {
+    auto const& [src_rank, dst_rank, src_node, dst_node] = row->first;
+    const Durations& d = row->second;
     out << src_rank << ',' << dst_rank << ',' << node_names[src_node] << ',' << node_names[dst_node] << ',' << d.count
         << ',' << d.bytes << ',' << exact(d.sum / static_cast<double>(d.count)) << ',' << exact(d.min) << ','
         << exact(d.max) << '\n';

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace haec::core {
@@ -23,10 +24,14 @@ struct Durations {
 class PairStats {
 public:
   void add(const Transfer& t) { pairs_[{t.src_rank, t.dst_rank, t.src_node, t.dst_node}].add(t.bytes, t.end - t.start); }
-  std::string csv(const std::vector<std::string>& node_names) const;
+  std::string csv(const std::vector<std::string>& node_names) const; // rows in key order
 
 private:
-  std::map<std::tuple<int, int, uint32_t, uint32_t>, Durations> pairs_;
+  using Key = std::tuple<int, int, uint32_t, uint32_t>;
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  std::unordered_map<Key, Durations, KeyHash> pairs_; // once per transfer: hashed, sorted when written
 };
 
 // Bin b holds sizes in [2^(b-1), 2^b) bytes; bin 0 holds empty messages: edges 0, 1, 2, 4, 8, ...
