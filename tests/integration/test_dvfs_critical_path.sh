@@ -79,7 +79,7 @@ for d in ["s-ai-thesis", "s-lg-thesis"]:
     assert dm > 0.05, (d, dm)
 # Pipelines: within +1 % of makespan, energy not worse (README, "Pipelines"; measured bt_like
 # adagio-improved +0.006 % / -0.56 % energy, lu_like -0.018 % / -0.028 %, lagrange no switch;
-# mix on bt_like +0.25 % / -0.13 %).
+# mix on bt_like +0.39 % / -0.45 %).
 for trace in ["p", "l"]:
     pb = summary(trace + "-performance")
     for g in ["adagio-improved", "lagrange"] + (["mix"] if trace == "p" else []):

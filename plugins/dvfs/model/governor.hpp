@@ -69,7 +69,7 @@ struct GovernorParams {
   bool lagrange_growth  = true;  // lagrange: fit the next iteration's expected work (last + its growth), not the last's
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
-  double mix_step       = 0.1;   // mix: fraction of newly found slack taken per occurrence (0,1]; 0.1: pipelines (README)
+  double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)
   double switch_latency = 0;     // s a switch takes (mix avoids parts shorter than this)
   double switch_energy  = 0;     // J per switch (mix mixes only when it pays for its extra switch)
 };
