@@ -2,7 +2,7 @@
 // folded into the run record and the traffic statistics in batches, in the order they happened
 // (so every table is what folding them one by one gives). Folding them in the middle of the
 // simulation cost several times more: each fold's hash tables had been evicted from the cache by
-// the simulator's own work since the previous one (bench/overhead.py; docs/PERFORMANCE.md).
+// the simulator's own work since the previous one (bench/overhead.py; README, section Performance).
 #include "core_parts.hpp"
 
 #include <vector>
