@@ -103,11 +103,12 @@ TEST(DvfsAdagioImproved, SpeedsBackUp)
 // At 1.8 GHz A's own wait shrinks by the 0.2778 s it slowed (per task, the premise holds), but
 // the delay comes back as a wait after B: over the cycle the rank slowed 0.2778 s and its waits
 // did not shrink. Those waits become structural and A goes half-way back (level 5 -> 2).
-// Without the wait after B (real slack) A stays at 1.8 GHz.
+// Without the wait after B (real slack) A stays at 1.8 GHz. (Without the step limit,
+// adagio_step=0: the rule alone.)
 TEST(DvfsAdagioImproved, DelayComingBackAfterAnotherTaskIsNotSlack)
 {
   for (bool comes_back : {true, false}) {
-    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+    AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, false, 0);
     for (int cycle = 0; cycle < 3; ++cycle) {
       EXPECT_EQ(occur(g, 1, 2.3e9, 0.31), 0);
       EXPECT_EQ(occur(g, 2, 2.3e9, 0.01), 0);
@@ -124,10 +125,10 @@ TEST(DvfsAdagioImproved, DelayComingBackAfterAnotherTaskIsNotSlack)
 // AdagioImproved bounds the next occurrence's time by t_target with the flops known at its
 // start: A is scheduled at 1.8 GHz for a 1.299 s target (2.3 Gflop). 2.6 Gflop would take
 // 1.444 s there; the slowest level that fits is 2.1 GHz (1.238 s; 2.0 GHz: 1.3 s > 1.299 s).
-// Less work never runs slower than the schedule.
+// Less work never runs slower than the schedule. (Without the step limit, adagio_step=0.)
 TEST(DvfsAdagioImproved, GrownWorkRunsFasterWithinTheTarget)
 {
-  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1);
+  AdagioImprovedGovernor g(PstateTable(taurus8(), "t"), 0, 1.1, false, 0);
   for (int cycle = 0; cycle < 3; ++cycle) {
     occur(g, 1, 2.3e9, 0.31);
     occur(g, 2, 2.3e9, 0.01);

@@ -81,6 +81,9 @@ TEST(DvfsFactory, NamesAndErrors)
   p               = {};
   p.adagio_factor = 0.9;
   EXPECT_NE(error_of("adagio-improved", p, taurus8()).find("adagio factor 0.9 is below 1"), std::string::npos);
+  p             = {};
+  p.adagio_step = -1;
+  EXPECT_NE(error_of("adagio-improved", p, taurus8()).find("adagio step -1 is negative"), std::string::npos);
   HostModel bare = taurus8();
   bare.power     = {};
   EXPECT_EQ(error_of("mix", {}, bare), "gov: governor mix needs the host's power profile; give the host "
@@ -92,12 +95,16 @@ TEST(DvfsFactory, NamesAndErrors)
 TEST(DvfsFactory, ParamString)
 {
   GovernorParams p;
-  apply_params(p, "rho=5, overlay=0.9,mix-margin=0.05, lagrange_thesis=1,lagrange_premise=1,min_pstate=1", "params");
+  apply_params(p, "rho=5, overlay=0.9,mix-margin=0.05, lagrange_thesis=1,lagrange_premise=1,lagrange_growth=0,adagio_step=3,min_pstate=1", "params");
   EXPECT_EQ(p.rho, 5);
   EXPECT_EQ(p.overlay, 0.9);
   EXPECT_EQ(p.mix_margin, 0.05);
   EXPECT_TRUE(p.lagrange_thesis);
   EXPECT_TRUE(p.lagrange_premise);
+  EXPECT_FALSE(p.lagrange_growth);
+  EXPECT_EQ(p.adagio_step, 3);
+  EXPECT_EQ(GovernorParams{}.adagio_step, 1);
+  EXPECT_TRUE(GovernorParams{}.lagrange_growth);
   EXPECT_EQ(p.min_pstate, 1);
   try {
     apply_params(p, "speed=3", "params");

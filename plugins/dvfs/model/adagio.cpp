@@ -64,8 +64,10 @@ void AdagioGovernor::on_task_end(const TaskObservation& o)
   adagio_schedule(task(o.key, o.rank), o, t_copy_);
 }
 
-AdagioImprovedGovernor::AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal)
-    : AdagioGovernor(std::move(table), t_copy, "adagio-improved"), factor_(factor), thesis_(thesis_literal)
+AdagioImprovedGovernor::AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal,
+                                               int max_step)
+    : AdagioGovernor(std::move(table), t_copy, "adagio-improved"), factor_(factor), thesis_(thesis_literal),
+      max_step_(max_step)
 {
 }
 
@@ -111,7 +113,10 @@ void AdagioImprovedGovernor::on_task_end(const TaskObservation& o)
   const double recurring = t.last_wait < 0 ? 0 : std::min(wait, t.last_wait);
   t.last_wait            = std::max(0.0, wait);
   if (wait > 0 && !not_slack) { // we wait for others: Adagio on the wait that recurs
+    const int ran = t.ran_level;
     adagio_schedule(t, o, o.t_lib - std::max(0.0, recurring));
+    if (max_step_ > 0) // one step at a time into the wait: a wrong step costs a pipeline one level
+      t.sched_level = std::min(t.sched_level, ran + max_step_);
     return;
   }
   // No wait, or the last slowdown delayed others: move half-way to the fastest level.

@@ -52,10 +52,15 @@ protected:
 // is slack for Adagio, and only as much of it as the previous occurrence also had: a wait that
 // a neighbour's one-off lateness caused is not there next time. `thesis_literal` restores the listing as printed: t_min per task, set to
 // the last t_lib that did not grow, and all of t_lib taken as slack (README: why that slows the
-// critical path by half).
+// critical path by half). A task slows down by at most `max_step` levels per occurrence: a slowdown
+// into a wait that was not slack delays a pipeline for good, and the premise checks catch it
+// only one occurrence (rule 1) or one cycle (rule 4) later; one level at a time bounds that
+// delay (README, "Pipelines").
 class AdagioImprovedGovernor : public AdagioGovernor {
 public:
-  AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal = false);
+  // `max_step`: levels a task may slow down per occurrence (0: no limit; adagio_step).
+  AdagioImprovedGovernor(PstateTable table, double t_copy, double factor, bool thesis_literal = false,
+                         int max_step = 1);
   void on_task_end(const TaskObservation& observation) override;
   // The schedule, or faster: the slowest level at which this occurrence's known flops fit the
   // last t_target. A task whose work grew (lu's heavier iterations) would otherwise run its
@@ -81,6 +86,7 @@ private:
 
   double factor_;
   bool thesis_;
+  int max_step_;
   std::unordered_map<int, double> t_min_; // by rank
   std::unordered_map<int, Cycle> cycles_; // by rank
 };

@@ -61,13 +61,15 @@ struct GovernorParams {
   double t_copy         = 0;    // adagio: s of t_lib that are copies, never slack
   double adagio_factor  = 1.1;  // adagio-improved: t_lib > t_min * factor means "we wait"
   bool adagio_thesis    = false; // adagio-improved: Listing 5 as printed (per-task t_min, whole t_lib as slack)
+  int adagio_step       = 1;     // adagio-improved: levels a task may slow down per occurrence (0: no limit)
   double rho            = 10;   // lagrange: ADMM penalty (J/s^2)
   double overlay        = 0.95; // lagrange: s = overlay * iteration duration
   bool lagrange_thesis  = false; // lagrange: the thesis's literal g and dual sign (README)
   bool lagrange_premise = false; // lagrange: waits that did not shrink when it slowed are not slack (README)
+  bool lagrange_growth  = true;  // lagrange: fit the next iteration's expected work (last + its growth), not the last's
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
-  double mix_step       = 0.6;   // mix: fraction of newly found slack taken per occurrence (0,1]; 0.6 measured best on the stencil
+  double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)
   double switch_latency = 0;     // s a switch takes (mix avoids parts shorter than this)
   double switch_energy  = 0;     // J per switch (mix mixes only when it pays for its extra switch)
 };

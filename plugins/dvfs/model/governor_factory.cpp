@@ -61,6 +61,9 @@ void check_params(const GovernorParams& p, const std::string& what)
   if (!(p.adagio_factor >= 1) || !std::isfinite(p.adagio_factor))
     throw InputError(what, "adagio factor " + units::exact(p.adagio_factor) + " is below 1",
                      "give a factor >= 1, e.g. 1.1");
+  if (p.adagio_step < 0)
+    throw InputError(what, "adagio step " + std::to_string(p.adagio_step) + " is negative",
+                     "give the levels a task may slow down per occurrence, e.g. 1 (0: no limit)");
   if (!(p.rho > 0) || !std::isfinite(p.rho))
     throw InputError(what, "rho " + units::exact(p.rho) + " is not positive", "give the ADMM penalty, e.g. 10");
   fraction(p.overlay, "overlay");
@@ -112,8 +115,12 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_thesis = units::parse_bool(value, w);
     else if (key == "lagrange_premise")
       p.lagrange_premise = units::parse_bool(value, w);
+    else if (key == "lagrange_growth")
+      p.lagrange_growth = units::parse_bool(value, w);
     else if (key == "adagio_thesis")
       p.adagio_thesis = units::parse_bool(value, w);
+    else if (key == "adagio_step")
+      p.adagio_step = integer();
     else if (key == "mix_margin")
       p.mix_margin = num();
     else if (key == "mix_margin_s")
@@ -157,10 +164,10 @@ std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorP
     return std::make_unique<AdagioGovernor>(std::move(table), params.t_copy);
   if (name == "adagio-improved")
     return std::make_unique<AdagioImprovedGovernor>(std::move(table), params.t_copy, params.adagio_factor,
-                                                    params.adagio_thesis);
+                                                    params.adagio_thesis, params.adagio_step);
   if (name == "lagrange")
     return std::make_unique<LagrangeGovernor>(std::move(table), params.rho, params.overlay, params.lagrange_thesis,
-                                              params.lagrange_premise);
+                                              params.lagrange_premise, params.lagrange_growth);
   return std::make_unique<MixGovernor>(std::move(table), params);
 }
 

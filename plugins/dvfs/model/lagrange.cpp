@@ -4,8 +4,10 @@
 
 namespace haec::dvfs {
 
-LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise)
-    : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal), premise_(premise)
+LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise,
+                                   bool growth)
+    : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal), premise_(premise),
+      growth_(growth)
 {
 }
 
@@ -49,6 +51,13 @@ double LagrangeGovernor::window(const IterationStats& it, State& st) const
   return not_slack ? std::min(s, it.t_comp - slowed) : s;
 }
 
+double LagrangeGovernor::expected_work(const IterationStats& it, const State& st) const
+{
+  if (thesis_ || !growth_ || !(st.last_work > 0) || it.work <= st.last_work)
+    return it.work;
+  return it.work + (it.work - st.last_work);
+}
+
 Plan LagrangeGovernor::on_iteration(const IterationStats& it)
 {
   if (!(it.work > 0) || !(it.duration > 0))
@@ -59,18 +68,20 @@ Plan LagrangeGovernor::on_iteration(const IterationStats& it)
     st.t       = it.t_comp;
     st.lambda  = 0;
   }
-  const double s = window(it, st);
+  const double s    = window(it, st);
+  const double work = expected_work(it, st);
+  st.last_work      = it.work;
   int best = table_.fastest();
-  double best_v = objective(best, it.work, s, st, it.delay_watts);
+  double best_v = objective(best, work, s, st, it.delay_watts);
   for (int l = 1; l < table_.levels(); ++l) { // ties keep the faster pstate
     const int p = table_.pstate(l);
-    const double v = objective(p, it.work, s, st, it.delay_watts);
+    const double v = objective(p, work, s, st, it.delay_watts);
     if (v < best_v) {
       best   = p;
       best_v = v;
     }
   }
-  const double tau = it.work / table_.speed(best);
+  const double tau = work / table_.speed(best);
   st.t             = std::min(tau - st.lambda, s);
   if (thesis_)
     st.lambda += tau - st.t;

@@ -21,7 +21,9 @@
 //    is positive and drives the busiest node to the slowest pstate. Boyd's scaled ADMM (u = -lambda)
 //    subtracts it: lambda returns to 0 whenever t <= s, and goes negative (pushing f W down,
 //    i.e. faster) while the node's computation exceeds s.
-// The first iteration seen only initialises t to its compute time (lambda = 0).
+// The first iteration seen only initialises t to its compute time (lambda = 0). Not in the
+// thesis either: W in (1) is the next iteration's expected work (the last one's plus its growth,
+// expected_work()), not the last one's.
 #pragma once
 #include "governor.hpp"
 
@@ -31,7 +33,8 @@ namespace haec::dvfs {
 
 class LagrangeGovernor : public Governor {
 public:
-  LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise = false);
+  LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise = false,
+                   bool growth = true);
   Plan on_iteration(const IterationStats& stats) override;
 
   struct State {
@@ -40,6 +43,7 @@ public:
     // The slack premise (not in lagrange_thesis): slowing the computation by d shrinks the wait
     // by d. Previous iteration's wait (s) and seconds per flop; the wait found not to be slack.
     double last_wait = -1, last_spf = 0, structural = 0;
+    double last_work = 0; // the previous iteration's flops (the work's trend)
   };
   const State& state(int rank = 0) const { return states_.at(rank); }
   // Step (1)'s objective at a pstate, for tests and traces.
@@ -54,10 +58,16 @@ public:
   // waiting for each other in turn stretch the iteration for all of them): that wait is not
   // slack any more, and the window is at most the computation at the previous speed.
   double window(const IterationStats& it, State& st) const;
+  // The work the next iteration is expected to have: W, plus its growth since the previous
+  // iteration when it grew (W + (W - W_prev)); W alone with lagrange_thesis or lagrange_growth=0. One pstate is chosen
+  // per iteration before its work is known: on a moving hotspot a node's work grows 4-8 % per
+  // iteration as the hot region arrives, and a pstate fitted to the last iteration's work falls
+  // behind by that much every iteration (README, "Lagrange on the moving hotspot").
+  double expected_work(const IterationStats& it, const State& st) const;
 
 private:
   double rho_, overlay_;
-  bool thesis_, premise_;
+  bool thesis_, premise_, growth_;
   std::map<int, State> states_; // by rank
 };
 

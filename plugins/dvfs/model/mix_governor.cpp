@@ -51,12 +51,16 @@ void MixGovernor::on_task_end(const TaskObservation& o)
 {
   if (!(o.flops > 0) || !(o.t_comp > 0))
     return;
-  Task& t = tasks_[task_id(o.key, o.rank)];
+  const uint64_t id = task_id(o.key, o.rank);
+  Task& t            = tasks_[id];
   const double race    = o.flops / table_.fastest_speed();
   const double stretch = std::max(0.0, o.t_comp - race);
   const double margin  = std::max(margin_s_, margin_ * (o.t_comp + o.t_lib));
   const double avail   = stretch + o.t_lib - margin; // the slack seen, margin kept
   const double grew    = stretch - t.last_stretch;
+  // Rule 5 first: a failed cycle halves its tasks' stretches; this task's own rules then decide
+  // its next stretch from this occurrence (measured: halving it too loses saving on the stencil).
+  note_in_cycle(o.rank, o.key, id, Change{t.seen, grew, o.t_lib - t.last_tlib, o.t_comp + o.t_lib});
   double next;
   if (t.seen && grew > 1e-9 * (o.t_comp + o.t_lib) && o.t_lib > t.last_tlib - 0.5 * grew) {
     // We stretched, and the MPI time did not shrink by half of it: that part of the MPI time
@@ -83,6 +87,35 @@ void MixGovernor::on_task_end(const TaskObservation& o)
   t.last_stretch = stretch;
   t.last_tlib    = o.t_lib;
   t.next_stretch = std::max(0.0, next);
+}
+
+void MixGovernor::note_in_cycle(int rank, uint64_t key, uint64_t id, const Change& change)
+{
+  Cycle& cycle = cycles_[rank];
+  if (!cycle.keys.insert(key).second) {
+    close_cycle(cycle);
+    cycle.keys.insert(key);
+  }
+  if (change.seen) {
+    cycle.grew += change.grew;
+    cycle.lib_change += change.lib_change;
+    cycle.window += change.window;
+  }
+  cycle.tasks.push_back(id);
+}
+
+// Rule 5: the cycle's tasks stretched by `grew` in total but their MPI times did not shrink by
+// half of it. A single task is rule 1's business.
+void MixGovernor::close_cycle(Cycle& c)
+{
+  if (c.tasks.size() >= 2 && c.grew > 1e-9 * c.window && c.lib_change > -0.5 * c.grew)
+    for (uint64_t id : c.tasks) {
+      Task& t        = tasks_[id];
+      t.next_stretch = std::min(t.next_stretch, 0.5 * t.last_stretch);
+      t.blocked      = probe_after;
+      t.block_lib    = t.last_tlib;
+    }
+  c = Cycle{};
 }
 
 } // namespace haec::dvfs

@@ -15,12 +15,18 @@
 //      next = min(avail, stretch / 2) (multiplicative decrease);
 //   3. avail <= stretch: next = avail (speed up at once);
 //   4. otherwise next = stretch + step * (avail - stretch) (approach new slack gradually).
+//   5. per rank, over a cycle of its tasks (from one key until it repeats, at least two tasks):
+//      the stretches grew by D in total but the MPI times did not shrink by D/2: the delay came
+//      back as a wait after another task (a pipeline: AdagioImproved's rule 4). Every task of
+//      the cycle halves its stretch and holds as in 1.
 // At the next start, own extra work eats the budget first: stretch = next - max(0, race - last race).
 #pragma once
 #include "governor.hpp"
 #include "window_plan.hpp"
 
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 namespace haec::dvfs {
 
@@ -46,7 +52,22 @@ public:
   static constexpr int probe_after = 16;
 
 private:
+  // One cycle of a rank's tasks: the net growth of their stretches against their previous
+  // occurrences and the net change of their MPI times (rule 5).
+  struct Cycle {
+    std::unordered_set<uint64_t> keys;
+    double grew = 0, lib_change = 0, window = 0;
+    std::vector<uint64_t> tasks; // ids, in the order they ended
+  };
+  struct Change { // one occurrence against the previous one of its task
+    bool seen;
+    double grew, lib_change, window;
+  };
+  void note_in_cycle(int rank, uint64_t key, uint64_t id, const Change& change);
+  void close_cycle(Cycle& cycle);
+
   double margin_, margin_s_, step_;
+  std::unordered_map<int, Cycle> cycles_; // by rank
   WindowOptions window_;
   std::unordered_map<uint64_t, Task> tasks_;
 };
