@@ -84,6 +84,9 @@ TEST(DvfsFactory, NamesAndErrors)
   p             = {};
   p.adagio_step = -1;
   EXPECT_NE(error_of("adagio-improved", p, taurus8()).find("adagio step -1 is negative"), std::string::npos);
+  p                 = {};
+  p.lagrange_memory = 0;
+  EXPECT_NE(error_of("lagrange", p, taurus8()).find("lagrange memory 0 is below 1"), std::string::npos);
   HostModel bare = taurus8();
   bare.power     = {};
   EXPECT_EQ(error_of("mix", {}, bare), "gov: governor mix needs the host's power profile; give the host "
@@ -95,7 +98,7 @@ TEST(DvfsFactory, NamesAndErrors)
 TEST(DvfsFactory, ParamString)
 {
   GovernorParams p;
-  apply_params(p, "rho=5, overlay=0.9,mix-margin=0.05, lagrange_thesis=1,lagrange_premise=1,lagrange_growth=0,adagio_step=3,min_pstate=1", "params");
+  apply_params(p, "rho=5, overlay=0.9,mix-margin=0.05, lagrange_thesis=1,lagrange_premise=1,lagrange_growth=0,adagio_step=3,min_pstate=1,lagrange_memory=16", "params");
   EXPECT_EQ(p.rho, 5);
   EXPECT_EQ(p.overlay, 0.9);
   EXPECT_EQ(p.mix_margin, 0.05);
@@ -105,6 +108,8 @@ TEST(DvfsFactory, ParamString)
   EXPECT_EQ(p.adagio_step, 3);
   EXPECT_EQ(GovernorParams{}.adagio_step, 1);
   EXPECT_TRUE(GovernorParams{}.lagrange_growth);
+  EXPECT_EQ(p.lagrange_memory, 16);
+  EXPECT_EQ(GovernorParams{}.lagrange_memory, 1); // the last iteration only (README)
   EXPECT_EQ(p.min_pstate, 1);
   try {
     apply_params(p, "speed=3", "params");

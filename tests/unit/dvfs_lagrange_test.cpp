@@ -151,3 +151,42 @@ TEST(DvfsLagrange, SpeedsUpOnlyThroughTheDual)
   EXPECT_EQ(trace[150], 7);            // still 1.6 GHz after 150 iterations of others waiting
   EXPECT_EQ(trace.back(), 6);          // one pstate faster at last
 }
+
+// A neighbour late for two iterations (README, "Lagrange on the 300-iteration scenario"). The
+// node computes 2.3 Gflop; the others' pace is 1.3 s (it waits 1.3 s - tau after computing, r =
+// wait / tau), then 0.05 s of messages: D = max(tau, pace) + 0.05. Steady: the window is
+// min(0.95 x 1.35, 1.3) = 1.2825 s, 1.8 GHz (1.2778 s; 1.7 GHz: 1.3529 s). In iterations 6 and 7
+// a slowed neighbour is late and the pace is 1.6 s: t_comp (1 + r) = 1.6 s, D = 1.65 s, window
+// 1.5675 s.
+// - lagrange_memory=1 (the last iteration only): 1.5 GHz (1.5333 s) from iteration 7; when the
+//   neighbour is back on time the node is the late one, by 0.2333 s, then (window 0.95 x D)
+//   1.6 GHz (1.4375 s, 0.1375 s late), 1.7 GHz (1.3529 s, 0.0529 s late), 1.8 GHz: 0.4237 s.
+// - lagrange_memory=3: the window is the least t_comp (1 + r) of the last 3 iterations, 1.3 s
+//   while the 1.6 s has not lasted 3 iterations: it stays at 1.8 GHz and is never late. A pace
+//   of 1.6 s that lasts (from iteration 12) is slack from its third iteration: 1.5 GHz.
+TEST(DvfsLagrange, LateNeighbourIsNotSlackUntilItLasts)
+{
+  const double others_idle = 15 * 92.75;
+  for (int memory : {1, 3}) {
+    LagrangeGovernor g(PstateTable(taurus8(), "n"), 10, 0.95, false, false, true, memory);
+    int p       = 0;
+    double late = 0;
+    std::vector<int> levels; // the level chosen after each iteration
+    for (int it = 0; it < 16; ++it) {
+      const double pace = (it == 6 || it == 7 || it >= 12) ? 1.6 : 1.3;
+      const double tau  = 2.3e9 / ghz(p);
+      const double wait = std::max(0.0, pace - tau);
+      const double d    = std::max(tau, pace) + 0.05;
+      if (it < 12)
+        late += std::max(0.0, tau - pace);
+      const int next = g.on_iteration({0, 2.3e9, tau, d - tau, d, others_idle, wait / tau}).pstate;
+      p              = next >= 0 ? next : p;
+      levels.push_back(g.table().level(p));
+    }
+    const std::vector<int> expected = memory == 1
+                                          ? std::vector<int>{5, 5, 5, 5, 5, 5, 8, 8, 7, 6, 5, 5, 8, 8, 8, 8}
+                                          : std::vector<int>{5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 8};
+    EXPECT_EQ(levels, expected) << "memory " << memory << ": " << ::testing::PrintToString(levels);
+    EXPECT_NEAR(late, memory == 1 ? 0.2333333 + 0.1375 + 0.0529412 : 0.0, 1e-6) << "memory " << memory;
+  }
+}

@@ -67,6 +67,7 @@ struct GovernorParams {
   bool lagrange_thesis  = false; // lagrange: the thesis's literal g and dual sign (README)
   bool lagrange_premise = false; // lagrange: waits that did not shrink when it slowed are not slack (README)
   bool lagrange_growth  = true;  // lagrange: fit the next iteration's expected work (last + its growth), not the last's
+  int lagrange_memory   = 1;     // lagrange: iterations a wait must last before it is slack (1: the last one's; README)
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)

@@ -64,6 +64,9 @@ void check_params(const GovernorParams& p, const std::string& what)
   if (p.adagio_step < 0)
     throw InputError(what, "adagio step " + std::to_string(p.adagio_step) + " is negative",
                      "give the levels a task may slow down per occurrence, e.g. 1 (0: no limit)");
+  if (p.lagrange_memory < 1)
+    throw InputError(what, "lagrange memory " + std::to_string(p.lagrange_memory) + " is below 1",
+                     "give the iterations a wait must last to be slack, e.g. 1 (the last one only)");
   if (!(p.rho > 0) || !std::isfinite(p.rho))
     throw InputError(what, "rho " + units::exact(p.rho) + " is not positive", "give the ADMM penalty, e.g. 10");
   fraction(p.overlay, "overlay");
@@ -117,6 +120,8 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_premise = units::parse_bool(value, w);
     else if (key == "lagrange_growth")
       p.lagrange_growth = units::parse_bool(value, w);
+    else if (key == "lagrange_memory")
+      p.lagrange_memory = integer();
     else if (key == "adagio_thesis")
       p.adagio_thesis = units::parse_bool(value, w);
     else if (key == "adagio_step")
@@ -167,7 +172,8 @@ std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorP
                                                     params.adagio_thesis, params.adagio_step);
   if (name == "lagrange")
     return std::make_unique<LagrangeGovernor>(std::move(table), params.rho, params.overlay, params.lagrange_thesis,
-                                              params.lagrange_premise, params.lagrange_growth);
+                                              params.lagrange_premise, params.lagrange_growth,
+                                              params.lagrange_memory);
   return std::make_unique<MixGovernor>(std::move(table), params);
 }
 

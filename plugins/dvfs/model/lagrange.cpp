@@ -5,9 +5,9 @@
 namespace haec::dvfs {
 
 LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise,
-                                   bool growth)
+                                   bool growth, int memory)
     : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal), premise_(premise),
-      growth_(growth)
+      growth_(growth), memory_(static_cast<size_t>(std::max(1, memory)))
 {
 }
 
@@ -36,10 +36,23 @@ double LagrangeGovernor::window(const IterationStats& it) const
   return std::min(s, it.t_comp * (1 + it.slack_ratio));
 }
 
+// t_comp (1 + r) is invariant to the node's own speed and work when the premise holds (slowing
+// by d shrinks the wait by d); it grows when the others are later.
+double LagrangeGovernor::least_available(const IterationStats& it, State& st) const
+{
+  st.available.push_back(it.t_comp * (1 + it.slack_ratio));
+  while (st.available.size() > memory_)
+    st.available.pop_front();
+  return *std::min_element(st.available.begin(), st.available.end());
+}
+
 double LagrangeGovernor::window(const IterationStats& it, State& st) const
 {
-  if (thesis_ || !premise_ || !(it.slack_ratio >= 0))
+  if (thesis_ || !(it.slack_ratio >= 0))
     return window(it);
+  const double available = least_available(it, st);
+  if (!premise_)
+    return std::min(overlay_ * it.duration, available);
   const double wait    = it.slack_ratio * it.t_comp;
   const double slowed  = st.last_spf > 0 ? it.t_comp - it.work * st.last_spf : 0;
   const bool not_slack = slowed > 1e-6 * it.t_comp && st.last_wait >= 0 && st.last_wait - wait < slowed / 2;
@@ -47,7 +60,7 @@ double LagrangeGovernor::window(const IterationStats& it, State& st) const
     st.structural = std::max(st.structural, st.last_wait);
   st.last_wait  = wait;
   st.last_spf   = it.t_comp / it.work;
-  double s      = std::min(overlay_ * it.duration, it.t_comp + std::max(0.0, wait - st.structural));
+  double s      = std::min({overlay_ * it.duration, available, it.t_comp + std::max(0.0, wait - st.structural)});
   return not_slack ? std::min(s, it.t_comp - slowed) : s;
 }
 

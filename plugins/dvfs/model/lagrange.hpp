@@ -27,6 +27,7 @@
 #pragma once
 #include "governor.hpp"
 
+#include <deque>
 #include <map>
 
 namespace haec::dvfs {
@@ -34,7 +35,7 @@ namespace haec::dvfs {
 class LagrangeGovernor : public Governor {
 public:
   LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise = false,
-                   bool growth = true);
+                   bool growth = true, int memory = 1);
   Plan on_iteration(const IterationStats& stats) override;
 
   struct State {
@@ -44,6 +45,7 @@ public:
     // by d. Previous iteration's wait (s) and seconds per flop; the wait found not to be slack.
     double last_wait = -1, last_spf = 0, structural = 0;
     double last_work = 0; // the previous iteration's flops (the work's trend)
+    std::deque<double> available; // the last `memory` iterations' t_comp (1 + r), newest last
   };
   const State& state(int rank = 0) const { return states_.at(rank); }
   // Step (1)'s objective at a pstate, for tests and traces.
@@ -57,6 +59,11 @@ public:
   // node slowed by d and its wait did not shrink by d/2, the delay came back (slow neighbours
   // waiting for each other in turn stretch the iteration for all of them): that wait is not
   // slack any more, and the window is at most the computation at the previous speed.
+  // With `memory` K > 1 (lagrange_memory): the computation's available time t_comp (1 + r) is
+  // the least of the last K iterations', so a wait must have been there K iterations before it
+  // counts as slack. A wait that grows because a slowed neighbour is late is not slack; taken
+  // for slack, it slows the node, which makes its own neighbours late in turn, and the lateness
+  // travels to the critical rank (README, "Lagrange on the 300-iteration scenario").
   double window(const IterationStats& it, State& st) const;
   // The work the next iteration is expected to have: W, plus its growth since the previous
   // iteration when it grew (W + (W - W_prev)); W alone with lagrange_thesis or lagrange_growth=0. One pstate is chosen
@@ -66,8 +73,11 @@ public:
   double expected_work(const IterationStats& it, const State& st) const;
 
 private:
+  double least_available(const IterationStats& it, State& st) const;
+
   double rho_, overlay_;
   bool thesis_, premise_, growth_;
+  size_t memory_;
   std::map<int, State> states_; // by rank
 };
 
