@@ -81,6 +81,8 @@ void start_traffic_stats()
   stats().snapshots.emplace(units::parse_time(settings().text("haec/snapshot-period"), "haec/snapshot-period"));
 }
 
+namespace {
+
 // Each source host remembers the routes of its latest destinations (a rank talks to few peers):
 // found by comparing a few pointers instead of hashing the route. Checked against the links each
 // time, since a per-message routing policy may send the next message another way.
@@ -95,6 +97,8 @@ struct RecentRoutes {
   size_t next = 0; // the entry replaced next when full
 };
 const size_t recent_routes_slot = sg4::Host::extension_create([](void* p) { delete static_cast<RecentRoutes*>(p); });
+
+} // namespace
 
 const std::vector<uint32_t>& route_ids(const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& route)
 {

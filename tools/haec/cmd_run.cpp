@@ -19,6 +19,7 @@
 #include "run_description.hpp"
 #include "run_options.hpp"
 #include "simgrid_child.hpp"
+#include "smpi_factors.hpp"
 #include "trace_check_cache.hpp"
 #include "units.hpp"
 
@@ -100,6 +101,16 @@ void check_numbers(RunOptions& o)
   o.place.seed = static_cast<uint64_t>(units::parse_integer(o.seed, "--seed " + o.seed));
   if (!(units::parse_speed(o.host_speed, "--host-speed") > 0))
     throw InputError("--host-speed " + o.host_speed, "is not a positive speed", "give this machine's speed, e.g. 1Gf");
+}
+
+// SMPI's factor tables, read before the run: SimGrid 3.32 itself crashes (SIGSEGV) on a malformed
+// one such as smpi/bw-factor:1.
+void check_factor_tables(const RunOptions& o)
+{
+  for (const std::string key : {"smpi/bw-factor", "smpi/lat-factor"})
+    for (auto const& kv : o.cfg)
+      if (kv.compare(0, key.size() + 1, key + ":") == 0)
+        core::SmpiFactorTable(kv.substr(key.size() + 1), "--cfg " + kv); // throws InputError
 }
 
 // The program or the trace, checked; the rank count from the trace when -np is not given.
@@ -189,6 +200,7 @@ void check_routing(const RunOptions& o, const ResolvedPlatform& platform)
 Plan prepare(RunOptions& o)
 {
   check_numbers(o);
+  check_factor_tables(o);
   Plan p;
   resolve_inputs(o, p);
   p.platform = resolve_platform(o.platform);
