@@ -53,6 +53,10 @@ record $P 16 h/h.txt --iters 30 --pattern hotspot
 "$haec" run --platform $P --replay h/h.txt --governor lagrange --out h-lagrange --quiet
 "$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_growth=0 --out h-lg-nogrowth --quiet
 "$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_memory=16 --out h-lg-memory --quiet
+# two parameters in one list (SimGrid splits --cfg values at commas; haec run hands them over with ';')
+"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_memory=1,lagrange_growth=0 \
+  --out h-lg-two --quiet
+cmp h-lg-two/dvfs.csv h-lg-nogrowth/dvfs.csv && cmp h-lg-two/hosts.csv h-lg-nogrowth/hosts.csv
 
 B=cluster:8,preset=taurus-node
 record $B 8 u/u.txt --iters 15 --pattern uniform

@@ -103,6 +103,16 @@ void check_numbers(RunOptions& o)
     throw InputError("--host-speed " + o.host_speed, "is not a positive speed", "give this machine's speed, e.g. 1Gf");
 }
 
+// SimGrid 3.32 splits a --cfg value at its commas (each piece taken for another setting): our
+// list-valued governor parameters go over with ';', which their parser reads alike.
+std::string simgrid_cfg_text(std::string kv)
+{
+  const std::string key = "haec/dvfs/params:";
+  if (kv.compare(0, key.size(), key) == 0)
+    std::replace(kv.begin() + static_cast<long>(key.size()), kv.end(), ',', ';');
+  return kv;
+}
+
 // SMPI's factor tables, read before the run: SimGrid 3.32 itself crashes (SIGSEGV) on a malformed
 // one such as smpi/bw-factor:1.
 void check_factor_tables(const RunOptions& o)
@@ -402,7 +412,7 @@ std::vector<std::string> smpirun_argv(const RunOptions& o, const Plan& p, const 
   add_option_settings(o, argv);
   add_simgrid_defaults(o, argv);
   for (auto const& kv : o.cfg)
-    argv.push_back("--cfg=" + kv);
+    argv.push_back("--cfg=" + simgrid_cfg_text(kv));
   if (!p.trace.empty()) {
     // A replay has no application memory to privatize: no copy of the replayer per rank
     // (measured at 4096 ranks: 0.84x CPU time, a third less memory, the same results).

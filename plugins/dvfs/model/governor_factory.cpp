@@ -78,7 +78,11 @@ void check_params(const GovernorParams& p, const std::string& what)
 void apply_params(GovernorParams& p, const std::string& text, const std::string& what)
 {
   const std::string fix = "give key=value,... (the keys: plugins/dvfs/README.md)";
-  for (auto const& item : text::split(text, ',')) {
+  // ',' or ';' between items: SimGrid's --cfg splits its value at commas, so haec run hands the
+  // list over with ';' (cmd_run.cpp)
+  std::string items = text;
+  std::replace(items.begin(), items.end(), ';', ',');
+  for (auto const& item : text::split(items, ',')) {
     const std::string kv = text::trim(item);
     if (kv.empty())
       continue;
