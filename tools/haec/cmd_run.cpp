@@ -357,16 +357,23 @@ std::string cfg_value(const RunOptions& o, const std::string& key)
 // libraries first, so its MPI calls reach libhaec_pmpi. Under mmap or no privatization they
 // resolve to libsimgrid, which the simulator loaded first: the PMPI layer would be bypassed (no
 // regions, no MPI time, bursts' counters without their regions). Preloading it puts it first.
-bool pmpi_needs_preload(const RunOptions& o, const Plan& p)
+bool links_pmpi(const Plan& p)
+{
+  if (p.app_path.empty())
+    return false;
+  const auto needed = elf_needed_libraries(p.app_path);
+  return std::find(needed.begin(), needed.end(), "libhaec_pmpi.so") != needed.end();
+}
+
+[[maybe_unused]] bool pmpi_needs_preload(const RunOptions& o, const Plan& p)
 {
   const std::string privatization = cfg_value(o, "smpi/privatization");
-  if (p.app_path.empty() || privatization.empty())
+  if (privatization.empty())
     return false;
   for (const char* dlopen_value : {"dlopen", "yes", "1", "true", "on"})
     if (privatization == dlopen_value)
       return false;
-  const auto needed = elf_needed_libraries(p.app_path);
-  return std::find(needed.begin(), needed.end(), "libhaec_pmpi.so") != needed.end();
+  return links_pmpi(p);
 }
 
 // Preload the suite into the simulator only (smpirun's -wrapper), not into the many small
@@ -380,7 +387,7 @@ void add_preload(const RunOptions& o, const Plan& p, std::vector<std::string>& a
   // ASan, so its runtime goes first; ASan aborts on SMPI's RTLD_DEEPBIND (dlopen) privatization,
   // so use mmap, under which apps reach libhaec_pmpi only if preloaded; thread contexts spare ASan
   // the stack switches it cannot follow.
-  if (p.trace.empty())
+  if (links_pmpi(p)) // as without ASan: a program built without the PMPI layer stays without it
     preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
   preload = std::string(HAEC_SANITIZER_PRELOAD) + ":" + preload;
   for (std::string kv : {"smpi/privatization:mmap", "contexts/factory:thread"})
