@@ -37,12 +37,12 @@ status=0
 # signal the test expects never reaches haec under the sanitizer (the plain suite checks it).
 # test_capacity_study: ten emulations of up to 256 ranks (their code paths are the campaign's and
 # the emulation's, which other tests run under ASan at smaller sizes).
-# test_trace_counters and test_power_counters: their emulation parts compare measured counter
-# values with SMPI's benchmarked burst times (TASK-CLOCK / flops ~0.97 in the plain build, 0.81
-# under ASan's instrumentation) and region keys of an emulation under the gate's mmap
-# privatization (rank 1's first region was missing from counters.csv; not investigated yet). Their
-# parsers are fuzzed (fuzz_counters) and their bad inputs run under ASan with the catalogue.
-exclude='test_pmpi_privatization|test_power_simgrid|faults.test_crash|test_capacity_study|test_trace_counters|test_power_counters'
+# test_trace_counters: its emulation part compares measured counter values with SMPI's
+# benchmarked burst times (TASK-CLOCK / flops ~0.97 in the plain build, 0.81 under ASan's
+# instrumentation). Its parsers are fuzzed (fuzz_counters) and its bad inputs run under ASan with
+# the catalogue. (test_power_counters runs again: it failed here only because this build preloaded
+# the PMPI layer even for a program built without it, which then had regions.)
+exclude='test_pmpi_privatization|test_power_simgrid|faults.test_crash|test_capacity_study|test_trace_counters'
 [ "$full" = no ] && exclude="$exclude|test_determinism"
 ctest --preset asan -j2 -L unit || status=1
 ctest --preset asan -j2 -LE unit -E "$exclude" || status=1
