@@ -30,9 +30,6 @@ namespace {
 struct Position {
   uint32_t last_site = kNoSite; // the call the rank last left (kNoSite: none yet)
   uint32_t in_site   = kNoSite; // the call it is inside, kNoSite when outside
-  // The region of the rank's last computation and the sites it lies between: a rank's next
-  // computation is mostly in the same region (a loop), found without a lookup.
-  uint32_t region_from = kNoSite, region_to = kNoSite, region = kNoRegion;
 };
 
 struct RegionStats {
@@ -272,17 +269,6 @@ void enter_named_site(const std::string& text)
     entered(calls().table.site(text));
 }
 
-uint32_t named_site(const std::string& text)
-{
-  return calls().table.site(text);
-}
-
-void enter_site(uint32_t site)
-{
-  if (sg4::Actor::self() != nullptr)
-    entered(site);
-}
-
 uint32_t pending_site(long pid)
 {
   return position(pid).in_site;
@@ -300,13 +286,8 @@ uint32_t current_region()
   Calls& c = calls();
   if (!c.reporting || sg4::Actor::self() == nullptr)
     return kNoRegion;
-  Position& p = position(sg4::this_actor::get_pid());
-  if (p.region == kNoRegion || p.region_from != p.last_site || p.region_to != p.in_site) {
-    p.region      = c.table.region(p.last_site, p.in_site);
-    p.region_from = p.last_site;
-    p.region_to   = p.in_site;
-  }
-  return p.region;
+  const Position& p = position(sg4::this_actor::get_pid());
+  return c.table.region(p.last_site, p.in_site);
 }
 
 const std::string& region_text(uint32_t region)

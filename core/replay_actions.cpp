@@ -21,9 +21,7 @@
 
 #include <dlfcn.h>
 
-#include <array>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -166,73 +164,21 @@ void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
   }
 }
 
-// The site of an action, "MPI_Isend@trace:3:5": its identifying fields are mostly integers, and
-// a rank uses few of them per action, so the ids of the latest ones are kept by value (each rank
-// replays with its own copy of the action function, replay_runner.cpp) and found without hashing
-// a string. Anything else takes the named path.
-class ActionSites {
-public:
-  ActionSites(std::string base, size_t fields) : base_(std::move(base)), fields_(fields) {}
-  uint32_t site(const simgrid::xbt::ReplayAction& a);
-
-private:
-  using Key = std::array<long, 3>;
-  static constexpr size_t kKept = 16;
-  std::string base_;
-  size_t fields_;
-  std::vector<std::pair<Key, uint32_t>> kept_;
-  uint32_t named(const simgrid::xbt::ReplayAction& a) const;
-};
-
-// `text` is an integer in its one canonical spelling (no sign but '-', no leading zero, in range).
-bool canonical_integer(const std::string& text, long& value)
-{
-  const char* p = text.c_str();
-  const char* digits = p[0] == '-' ? p + 1 : p;
-  if (!std::isdigit(static_cast<unsigned char>(digits[0])) || (digits[0] == '0' && (digits[1] != '\0' || p[0] == '-')))
-    return false;
-  char* end = nullptr;
-  errno     = 0;
-  value     = std::strtol(p, &end, 10);
-  return *end == '\0' && errno == 0;
-}
-
-uint32_t ActionSites::named(const simgrid::xbt::ReplayAction& a) const
-{
-  static std::string text; // one buffer (actors take turns; interning does not yield)
-  text.assign(base_);
-  for (size_t i = 2; i < 2 + fields_ && i < a.size(); ++i)
-    text.append(1, ':').append(a[i]);
-  return named_site(text);
-}
-
-uint32_t ActionSites::site(const simgrid::xbt::ReplayAction& a)
-{
-  if (fields_ > 3 || a.size() < 2 + fields_)
-    return named(a);
-  Key key{};
-  for (size_t i = 0; i < fields_; ++i)
-    if (!canonical_integer(a[2 + i], key[i]))
-      return named(a); // "05" and "5" are different sites: only one spelling per integer here
-  for (auto const& [k, id] : kept_)
-    if (k == key)
-      return id;
-  const uint32_t id = named(a);
-  if (kept_.size() == kKept)
-    kept_.erase(kept_.begin());
-  kept_.emplace_back(key, id);
-  return id;
-}
-
 void register_wrapped(const char* action_name, const action_fun& function)
 {
   const std::string action = action_name;
   const size_t fields      = identifying_fields(action);
   const bool polling       = action == "test";
   const Counted counted    = counted_kind(action);
-  ActionSites sites(function_name(action) + "@trace", fields);
-  real_register()(action_name, [function, sites, polling, counted](simgrid::xbt::ReplayAction& a) mutable {
-    enter_site(sites.site(a));
+  const std::string base   = function_name(action) + "@trace";
+  real_register()(action_name, [function, base, fields, polling, counted](simgrid::xbt::ReplayAction& a) {
+    // One buffer for every action (actors take turns, and entering a site does not yield): a
+    // known site costs no allocation.
+    static std::string site;
+    site.assign(base);
+    for (size_t i = 2; i < 2 + fields && i < a.size(); ++i)
+      site.append(1, ':').append(a[i]);
+    enter_named_site(site);
     if (counted != Counted::No)
       messages().on_action(counted, a);
     const long pid = simgrid::s4u::this_actor::get_pid();
