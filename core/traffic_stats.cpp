@@ -13,6 +13,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <boost/container_hash/hash.hpp>
+
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
@@ -27,17 +29,8 @@ struct TrafficStats {
   SizeHistogram sizes;
   LinkUsage links;
   std::unordered_map<const sg4::Link*, uint32_t> ids;
-  struct RouteHash {
-    size_t operator()(const std::vector<sg4::Link*>& route) const
-    {
-      size_t h = route.size();
-      for (const sg4::Link* l : route)
-        h = h * 0x9e3779b97f4a7c15ULL ^ std::hash<const sg4::Link*>{}(l);
-      return h;
-    }
-  };
   // Every route seen, with its links' ids: the entries never move, so transfers keep a pointer.
-  std::unordered_map<std::vector<sg4::Link*>, std::vector<uint32_t>, RouteHash> routes;
+  std::unordered_map<std::vector<sg4::Link*>, std::vector<uint32_t>, boost::hash<std::vector<sg4::Link*>>> routes;
   std::optional<Snapshots> snapshots;
 
   uint32_t id_of(const sg4::Link* link);

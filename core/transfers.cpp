@@ -15,6 +15,7 @@
 #include <xbt/config.hpp>
 #include <xbt/log.h>
 
+#include <boost/container_hash/hash.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -72,14 +73,8 @@ private:
     std::vector<sg4::Link*> route, back_route;
   };
   void take_route(Announced& a, const std::vector<sg4::Link*>& links, double size) const;
-  struct StartAndSize {
-    size_t operator()(const std::pair<double, double>& k) const
-    {
-      return std::hash<double>{}(k.first) * 0x9e3779b97f4a7c15ULL ^ std::hash<double>{}(k.second);
-    }
-  };
   // Looked up once per transfer: hashed; usually one candidate per key, kept in announcement order.
-  std::unordered_map<std::pair<double, double>, std::vector<Announced>, StartAndSize> pending_;
+  std::unordered_map<std::pair<double, double>, std::vector<Announced>, boost::hash<std::pair<double, double>>> pending_;
   bool crosstraffic_ = true;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
   // cost ~4 % of a 4096-rank replay when searched per transfer; bench/scale, measured).

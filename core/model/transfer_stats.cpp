@@ -17,14 +17,6 @@ void Durations::add(uint64_t payload, double seconds)
   sum += seconds;
 }
 
-size_t PairStats::KeyHash::operator()(const Key& k) const
-{
-  auto const& [src_rank, dst_rank, src_node, dst_node] = k;
-  const uint64_t ranks = (static_cast<uint64_t>(static_cast<uint32_t>(src_rank)) << 32) | static_cast<uint32_t>(dst_rank);
-  const uint64_t nodes = (static_cast<uint64_t>(src_node) << 32) | dst_node;
-  return std::hash<uint64_t>{}(ranks * 0x9e3779b97f4a7c15ULL ^ nodes);
-}
-
 std::string PairStats::csv(const std::vector<std::string>& node_names) const
 {
   std::ostringstream out;

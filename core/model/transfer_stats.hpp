@@ -3,6 +3,8 @@
 #pragma once
 #include "run_record.hpp"
 
+#include <boost/container_hash/hash.hpp>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -28,10 +30,7 @@ public:
 
 private:
   using Key = std::tuple<int, int, uint32_t, uint32_t>;
-  struct KeyHash {
-    size_t operator()(const Key& k) const;
-  };
-  std::unordered_map<Key, Durations, KeyHash> pairs_; // once per transfer: hashed, sorted when written
+  std::unordered_map<Key, Durations, boost::hash<Key>> pairs_; // once per transfer: hashed, sorted when written
 };
 
 // Bin b holds sizes in [2^(b-1), 2^b) bytes; bin 0 holds empty messages: edges 0, 1, 2, 4, 8, ...

@@ -27,6 +27,8 @@
 #include <set>
 #include <unordered_map>
 
+#include <boost/container_hash/hash.hpp>
+
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_power, smpi, "HAEC power model: host and link energy");
 
 namespace sg4 = simgrid::s4u;
@@ -97,14 +99,9 @@ private:
   std::vector<std::string> host_names_;
   std::vector<LinkInfo> links_;
   std::unordered_map<const sg4::Link*, size_t> link_index_;
-  struct HostPairHash {
-    size_t operator()(const std::pair<const sg4::Host*, const sg4::Host*>& p) const
-    {
-      return std::hash<const void*>{}(p.first) * 0x9e3779b97f4a7c15ULL ^ std::hash<const void*>{}(p.second);
-    }
-  };
   // Looked up once per transfer: hashed
-  std::unordered_map<std::pair<const sg4::Host*, const sg4::Host*>, std::vector<size_t>, HostPairHash> routes_;
+  using HostPair = std::pair<const sg4::Host*, const sg4::Host*>;
+  std::unordered_map<HostPair, std::vector<size_t>, boost::hash<HostPair>> routes_;
   struct Running {
     HostPower* host;
     double share; // of a core
