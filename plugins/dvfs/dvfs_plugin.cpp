@@ -18,6 +18,7 @@
 #include "governor.hpp"
 #include "input_error.hpp"
 #include "offline_optimum.hpp"
+#include "peer_slack.hpp"
 #include "power_profile.hpp"
 #include "run.hpp"
 #include "units.hpp"
@@ -108,7 +109,8 @@ private:
   void sample(HostDvfs& hd);
   void arm_sampling(HostDvfs& hd);
   void set_delay_watts();
-  static void note_slack(RankTrack& rt);
+  void note_slack(RankTrack& rt, double now);
+  void on_transfer(const core::TransferCompleted& t);
   void close_iteration(RankTrack& rt, double now);
   void busy_change(HostDvfs& hd, int delta, double now);
 
@@ -118,6 +120,7 @@ private:
   std::unordered_map<const sg4::Activity*, std::pair<long, HostDvfs*>> exec_pid_; // exec -> rank, host
   std::vector<IterationRecord> iterations_;
   std::map<int, HostDvfs*> host_of_rank_;
+  std::optional<PeerLedger> peers_; // peer_slack or peer_float: whom each rank waited for
   int live_ranks_ = 0;
   bool finished_  = false;
   double switch_energy_j_ = 0;
@@ -212,6 +215,10 @@ void DvfsPlugin::set_delay_watts()
 void DvfsPlugin::subscribe()
 {
   auto& bus = core::bus();
+  if (config_.params.peer_slack || config_.params.peer_float) {
+    peers_.emplace(config_.params.peer_slack, config_.params.peer_float);
+    bus.transfer_completed.subscribe([this](const core::TransferCompleted& t) { on_transfer(t); });
+  }
   bus.computation_started.subscribe([this](const core::ComputationStarted& e) { on_computation_started(e); });
   bus.computation_ended.subscribe([this](const core::ComputationEnded& e) { on_computation_ended(e); });
   bus.iteration_boundaries.subscribe([this](const core::IterationBoundary& b) { on_boundary(b); });
@@ -283,7 +290,9 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
               static_cast<unsigned long long>(rt.last.key), rt.last.flops, rt.last.t_comp, rt.last.t_lib,
               hd->host->get_pstate());
     rt.pending = false;
-    note_slack(rt);
+    note_slack(rt, now);
+  } else if (peers_) {
+    peers_->computation_starts(rt.rank, now, 0);
   }
   const uint32_t region = core::current_region();
   rt.comp_start = now;
@@ -299,15 +308,27 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
   apply(*hd, plan);
 }
 
-// The wait after the last computation, per second of computation, for Lagrange's window.
-void DvfsPlugin::note_slack(RankTrack& rt)
+// The wait after the last computation, per second of computation, for Lagrange's window. With
+// peer_slack, only the part of it that the peer's lateness does not explain (peer_slack.hpp).
+void DvfsPlugin::note_slack(RankTrack& rt, double now)
 {
-  if (!(rt.last.t_comp > 0))
-    return;
   if (rt.t_lib_floor < 0 || rt.last.t_lib < rt.t_lib_floor)
     rt.t_lib_floor = rt.last.t_lib;
-  const double ratio = (rt.last.t_lib - rt.t_lib_floor) / rt.last.t_comp;
+  double wait = rt.last.t_lib - rt.t_lib_floor;
+  if (peers_)
+    wait = peers_->computation_starts(rt.rank, now, wait);
+  if (!(rt.last.t_comp > 0))
+    return;
+  const double ratio = wait / rt.last.t_comp;
   rt.slack_ratio     = rt.slack_ratio < 0 ? ratio : std::min(rt.slack_ratio, ratio);
+}
+
+// A message between two nodes holding one rank each (else the transfer names no rank).
+void DvfsPlugin::on_transfer(const core::TransferCompleted& t)
+{
+  const core::Transfer& x = t.transfer;
+  if (x.src_rank >= 0 && x.dst_rank >= 0)
+    peers_->message(x.src_rank, x.dst_rank, x.start, x.end);
 }
 
 void DvfsPlugin::on_computation_ended(const core::ComputationEnded& e)
@@ -323,6 +344,8 @@ void DvfsPlugin::on_computation_ended(const core::ComputationEnded& e)
   rt.idle_mark  = ran_on->idle_accum;
   rt.last       = TaskRecord{rt.comp_key, rt.comp_flops, end - rt.comp_start, 0, rt.comp_start};
   rt.last_end   = end;
+  if (peers_)
+    peers_->computation_ended(rt.rank, end, rt.last.t_comp, rt.comp_flops / ran_on->governor->table().fastest_speed());
   rt.pending    = true;
   rt.iter.flops += rt.comp_flops;
   rt.iter.t_comp += end - rt.comp_start;
@@ -349,12 +372,15 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
   rt.iter.iteration = done.iteration + 1;
   rt.iter.start     = now;
   rt.keys.new_iteration();
-  const double done_slack = rt.slack_ratio;
-  rt.slack_ratio          = -1;
+  double done_slack = rt.slack_ratio;
+  rt.slack_ratio    = -1;
+  const PeerLedger::Share peer = peers_ ? peers_->close_iteration(rt.rank) : PeerLedger::Share{};
+  if (done_slack >= 0 && peer.float_ratio >= 0) // its messages' float at racing ranks (peer_float)
+    done_slack = std::min(done_slack, peer.float_ratio);
   if (done.iteration > 0)
     apply(*rt.host, rt.host->governor->on_iteration(
                         IterationStats{rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration(),
-                                       rt.host->delay_watts, done_slack}));
+                                       rt.host->delay_watts, done_slack, peer.blame}));
 }
 
 void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)

@@ -50,6 +50,10 @@ struct IterationStats {
   // whole iteration can stretch every computation by this fraction without making anyone wait.
   // < 0: unknown.
   double slack_ratio = -1;
+  // peer_slack: the longest wait, per second of the computation before the message, that this
+  // rank's lateness caused a rank running at its fastest pstate (which cannot absorb it);
+  // Lagrange's window shrinks by as much (0: none or unknown; peer_slack.hpp).
+  double blame = 0;
 };
 
 struct GovernorParams {
@@ -68,6 +72,8 @@ struct GovernorParams {
   bool lagrange_premise = false; // lagrange: waits that did not shrink when it slowed are not slack (README)
   bool lagrange_growth  = true;  // lagrange: fit the next iteration's expected work (last + its growth), not the last's
   int lagrange_memory   = 1;     // lagrange: iterations a wait must last before it is slack (1: the last one's; README)
+  bool peer_slack       = false; // lagrange: a wait for a peer's DVFS lateness is not slack; blame (peer_slack.hpp)
+  bool peer_float       = false; // lagrange: slack at most the float of its messages at racing ranks (peer_slack.hpp)
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)

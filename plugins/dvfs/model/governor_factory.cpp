@@ -126,6 +126,10 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_growth = units::parse_bool(value, w);
     else if (key == "lagrange_memory")
       p.lagrange_memory = integer();
+    else if (key == "peer_slack")
+      p.peer_slack = units::parse_bool(value, w);
+    else if (key == "peer_float")
+      p.peer_float = units::parse_bool(value, w);
     else if (key == "adagio_thesis")
       p.adagio_thesis = units::parse_bool(value, w);
     else if (key == "adagio_step")

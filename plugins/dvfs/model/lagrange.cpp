@@ -33,14 +33,14 @@ double LagrangeGovernor::window(const IterationStats& it) const
   const double s = overlay_ * it.duration;
   if (thesis_ || !(it.slack_ratio >= 0))
     return s;
-  return std::min(s, it.t_comp * (1 + it.slack_ratio));
+  return std::min(s, it.t_comp * (1 + it.slack_ratio - it.blame));
 }
 
 // t_comp (1 + r) is invariant to the node's own speed and work when the premise holds (slowing
 // by d shrinks the wait by d); it grows when the others are later.
 double LagrangeGovernor::least_available(const IterationStats& it, State& st) const
 {
-  st.available.push_back(it.t_comp * (1 + it.slack_ratio));
+  st.available.push_back(it.t_comp * (1 + it.slack_ratio - it.blame));
   while (st.available.size() > memory_)
     st.available.pop_front();
   return *std::min_element(st.available.begin(), st.available.end());

@@ -1,0 +1,90 @@
+#include "peer_slack.hpp"
+
+#include <algorithm>
+
+namespace haec::dvfs {
+
+AttributedWait attribute_wait(double wait, double own, double peer)
+{
+  if (!(wait > 0)) // no wait: the message was there (or arrived as the rank got ready)
+    return {0, own};
+  if (peer < 0)
+    return {wait, own};
+  const double slack = std::clamp(wait - (peer - own), 0.0, wait);
+  return {slack, std::min(own + wait, peer)};
+}
+
+double end_lateness(double start_lateness, double t_comp, double race)
+{
+  return start_lateness + std::max(0.0, t_comp - race);
+}
+
+void PeerLedger::computation_ended(int rank, double end, double t_comp, double race)
+{
+  Rank& r           = ranks_[rank];
+  r.late_end_before = r.late_end;
+  r.comp_before     = r.comp;
+  r.late_end        = end_lateness(r.late_start, t_comp, race);
+  r.comp            = t_comp;
+  r.end             = end;
+  r.raced           = t_comp <= race * (1 + 1e-6);
+}
+
+// The message carries the lateness of the computation that ended before it was sent (the
+// sender may have started and even ended another one while it travelled).
+void PeerLedger::message(int from, int to, double sent, double arrival)
+{
+  const Rank& s       = ranks_[from];
+  const bool last_one = s.end <= sent;
+  ranks_[to].inbox.push_back(
+      Heard{from, arrival, last_one ? s.late_end : s.late_end_before, last_one ? s.comp : s.comp_before});
+}
+
+double PeerLedger::computation_starts(int rank, double now, double wait)
+{
+  Rank& r            = ranks_[rank];
+  const Heard* last  = nullptr; // the last message that arrived while it waited
+  for (auto const& h : r.inbox)
+    if (h.at >= r.end && (last == nullptr || h.at >= last->at))
+      last = &h;
+  const AttributedWait a = attribute_wait(wait, r.late_end, last ? last->late : -1);
+  const double slack     = attribute_ ? a.slack : std::max(0.0, wait);
+  blame_or_float(r, now, wait, a.slack, last);
+  r.late_start = a.start_lateness;
+  r.inbox.clear();
+  return slack;
+}
+
+// Only a rank that raced: a rank running slower has slack of its own to absorb a late message.
+void PeerLedger::blame_or_float(Rank& r, double now, double wait, double slack, const Heard* last)
+{
+  if (!r.raced)
+    return;
+  if (attribute_ && last && last->comp > 0 && wait - slack > 0) {
+    Share& peer = ranks_[last->from].share;
+    peer.blame  = std::max(peer.blame, (wait - slack) / last->comp);
+  }
+  if (float_cap_)
+    for (auto const& h : r.inbox)
+      if (h.comp > 0) {
+        Share& peer       = ranks_[h.from].share;
+        const double f    = (now - h.at) / h.comp;
+        peer.float_ratio  = peer.float_ratio < 0 ? f : std::min(peer.float_ratio, f);
+      }
+}
+
+PeerLedger::Share PeerLedger::close_iteration(int rank)
+{
+  Rank& r     = ranks_[rank];
+  Share share = r.share;
+  r.share     = Share{};
+  return share;
+}
+
+double PeerLedger::lateness(int rank) const
+{
+  auto it = ranks_.find(rank);
+  return it == ranks_.end() ? 0 : it->second.late_end;
+}
+
+} // namespace haec::dvfs

@@ -1,0 +1,82 @@
+// Peer-aware slack (issue 21; GovernorParams::peer_slack, peer_float): which rank a rank waited
+// for, and whether that wait is slack. Pure: the adapter reports computations and messages
+// (sender and receiver rank, when each node holds one rank) and asks, when a rank's next
+// computation starts, how much of its wait was slack.
+//
+// Lateness of an event of a rank: how much later it happens than in the same run with every
+// rank computing at its fastest pstate (the network unchanged). A computation that started
+// L_start late and ran d = t_comp - race longer than racing ends L_end = L_start + d late. A rank
+// that ended its computation L_own late and then waited w (beyond the cost of communicating) for
+// a message its peer sent L_peer late would, all racing, have been ready L_own earlier and got
+// the message L_peer earlier: it starts L_start = min(L_own + w, L_peer) late, and of its wait
+// only max(0, w - (L_peer - L_own)) (at most w) is its own slack; the rest is the peer's
+// lateness beyond its own, which a slowed neighbour caused (README, "Peer-aware slack"). With
+// several messages the last one to arrive is taken: L_start is then an upper bound.
+//
+// peer_slack (attribute): a wait is slack only as far as attribute_wait() says; and when a rank
+// that raced (it cannot absorb a delay) waited for a peer's excess lateness, the peer is
+// blamed: its next window shrinks by that wait (IterationStats::blame).
+// peer_float (float cap): a message's float at a receiver that raced is the time from its
+// arrival to the start of the receiver's next computation; the sender's slack ratio is at most
+// the least float of its messages per second of the computation that sent them, so a rank slows
+// down only as far as its messages can be later without delaying a racing rank.
+#pragma once
+#include <unordered_map>
+#include <vector>
+
+namespace haec::dvfs {
+
+struct AttributedWait {
+  double slack          = 0; // the part of the wait that is the rank's own slack
+  double start_lateness = 0; // lateness of the computation the wait ends
+};
+
+// wait: seconds waited beyond the cost of communicating (<= 0: none); own: lateness of the
+// rank's last computation's end; peer: lateness of the peer's computation whose message ended
+// the wait (< 0: unknown: the whole wait is slack and the lateness carries over).
+AttributedWait attribute_wait(double wait, double own, double peer);
+
+// Lateness at the end of a computation that started `start_lateness` late, took t_comp seconds
+// and would have taken `race` seconds at the fastest pstate.
+double end_lateness(double start_lateness, double t_comp, double race);
+
+class PeerLedger {
+public:
+  PeerLedger(bool attribute, bool float_cap) : attribute_(attribute), float_cap_(float_cap) {}
+
+  // A computation of `rank` ended at `end`, after t_comp seconds (race: at the fastest pstate).
+  void computation_ended(int rank, double end, double t_comp, double race);
+  // A message from `from` to `to`, sent (transfer start) at `sent`, arrived at `arrival`.
+  void message(int from, int to, double sent, double arrival);
+  // The next computation of `rank` starts at `now`, after waiting `wait` seconds beyond the cost
+  // of communicating (0: none, or its first computation). Returns the part of it that is slack.
+  double computation_starts(int rank, double now, double wait);
+
+  struct Share {
+    double blame       = 0;  // IterationStats::blame
+    double float_ratio = -1; // the least float per second of sending computation (-1: none)
+  };
+  // What the rank's messages did to others since the last call (its iteration), then forgotten.
+  Share close_iteration(int rank);
+
+  double lateness(int rank) const; // of its last computation's end (tests, traces)
+
+private:
+  struct Heard {
+    int from;
+    double at, late, comp; // arrival; the sending computation's end lateness and duration
+  };
+  struct Rank {
+    double late_start = 0, late_end = 0, late_end_before = 0;
+    double comp = 0, comp_before = 0, end = -1;
+    bool raced = true; // its last computation ran at the fastest speed
+    Share share;
+    std::vector<Heard> inbox; // messages received since its last computation started
+  };
+  void blame_or_float(Rank& r, double now, double wait, double slack, const Heard* last);
+
+  bool attribute_, float_cap_;
+  std::unordered_map<int, Rank> ranks_;
+};
+
+} // namespace haec::dvfs
