@@ -1,0 +1,128 @@
+// Peer-aware slack (peer_slack.hpp): lateness against an all-racing run, the wait's attribution,
+// the blame and the message float, hand-computed.
+#include "dvfs_test_support.hpp"
+#include "governor.hpp"
+#include "lagrange.hpp"
+#include "peer_slack.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace haec::dvfs;
+
+TEST(DvfsPeerSlack, WaitAttributedToTheLatePeer)
+{
+  // Ready 0.1 s late, waited 0.3 s for a peer 0.25 s late: 0.15 s of the wait is the peer's
+  // lateness beyond ours; all racing, we would have started at most 0.25 s earlier.
+  AttributedWait a = attribute_wait(0.3, 0.1, 0.25);
+  EXPECT_NEAR(a.slack, 0.15, 1e-12);
+  EXPECT_NEAR(a.start_lateness, 0.25, 1e-12);
+  // A peer less late than us: the whole wait is slack, and we catch up to its lateness.
+  a = attribute_wait(0.3, 0.4, 0.1);
+  EXPECT_NEAR(a.slack, 0.3, 1e-12);
+  EXPECT_NEAR(a.start_lateness, 0.1, 1e-12);
+  // A peer later than us by more than the wait: no slack; our lateness grows by the wait.
+  a = attribute_wait(0.1, 0.0, 0.5);
+  EXPECT_EQ(a.slack, 0.0);
+  EXPECT_NEAR(a.start_lateness, 0.1, 1e-12);
+  // No wait, or an unknown peer: the lateness carries over.
+  a = attribute_wait(0, 0.2, 0.9);
+  EXPECT_EQ(a.slack, 0.0);
+  EXPECT_EQ(a.start_lateness, 0.2);
+  a = attribute_wait(0.3, 0.2, -1);
+  EXPECT_EQ(a.slack, 0.3);
+  EXPECT_EQ(a.start_lateness, 0.2);
+  EXPECT_NEAR(end_lateness(0.2, 1.5, 1.2), 0.5, 1e-12);
+  EXPECT_EQ(end_lateness(0.2, 1.0, 1.0), 0.2);
+}
+
+namespace {
+
+// Rank 1 computes 1.2 s for 1 s of racing work (0.2 s late), rank 0 races 1 s; rank 1's
+// message arrives at 1.25 s.
+PeerLedger slowed_neighbour(bool attribute, bool float_cap, double rank0_end)
+{
+  PeerLedger p(attribute, float_cap);
+  p.computation_starts(0, 0, 0);
+  p.computation_starts(1, 0, 0);
+  p.computation_ended(0, rank0_end, rank0_end, rank0_end); // raced
+  p.computation_ended(1, 1.2, 1.2, 1.0);
+  p.message(1, 0, 1.2, 1.25);
+  return p;
+}
+
+} // namespace
+
+TEST(DvfsPeerSlack, RacingRankWaitingForALatePeerBlamesIt)
+{
+  PeerLedger p = slowed_neighbour(true, false, 1.0);
+  EXPECT_NEAR(p.lateness(1), 0.2, 1e-12);
+  EXPECT_EQ(p.lateness(0), 0.0);
+  // Rank 0 waited 0.2 s beyond its communication (ready at 1.0, 0.05 s to communicate): all of
+  // it is rank 1's lateness, so no slack; rank 0 now starts 0.2 s late, and rank 1 is blamed
+  // 0.2 s per 1.2 s of the computation that sent the message.
+  EXPECT_NEAR(p.computation_starts(0, 1.25, 0.2), 0.0, 1e-12);
+  p.computation_ended(0, 2.25, 1.0, 1.0);
+  EXPECT_NEAR(p.lateness(0), 0.2, 1e-12);
+  const PeerLedger::Share s = p.close_iteration(1);
+  EXPECT_NEAR(s.blame, 0.2 / 1.2, 1e-12);
+  EXPECT_EQ(s.float_ratio, -1);
+  EXPECT_EQ(p.close_iteration(1).blame, 0.0); // forgotten once read
+  EXPECT_EQ(p.close_iteration(0).blame, 0.0);
+}
+
+TEST(DvfsPeerSlack, FloatOfAMessageAtARacingRank)
+{
+  // Without attribution the whole wait is slack; the message was needed on arrival: float 0.
+  PeerLedger waited = slowed_neighbour(false, true, 1.0);
+  EXPECT_NEAR(waited.computation_starts(0, 1.25, 0.2), 0.2, 1e-12);
+  EXPECT_EQ(waited.close_iteration(1).float_ratio, 0.0);
+  // Rank 0 computed until 1.3 s and started again at 1.35 s: the message had 0.1 s of float,
+  // 0.1 / 1.2 per second of its sending computation.
+  PeerLedger early = slowed_neighbour(false, true, 1.3);
+  EXPECT_EQ(early.computation_starts(0, 1.35, 0), 0.0);
+  EXPECT_NEAR(early.close_iteration(1).float_ratio, 0.1 / 1.2, 1e-12);
+  // A rank that ran slowed has slack of its own: its messages' senders are not capped.
+  PeerLedger slowed(true, true);
+  slowed.computation_ended(1, 1.0, 1.0, 1.0);
+  slowed.computation_ended(0, 1.3, 1.3, 1.0);
+  slowed.message(1, 0, 1.0, 1.35);
+  EXPECT_NEAR(slowed.computation_starts(0, 1.35, 0.05), 0.05, 1e-12);
+  EXPECT_EQ(slowed.close_iteration(1).float_ratio, -1);
+  EXPECT_EQ(slowed.close_iteration(1).blame, 0.0);
+}
+
+TEST(DvfsPeerSlack, MessageCarriesTheComputationBeforeItsSend)
+{
+  PeerLedger p(true, true);
+  p.computation_ended(1, 1.2, 1.2, 1.0);  // 0.2 s late
+  p.computation_starts(1, 1.25, 0);
+  p.computation_ended(1, 2.0, 0.75, 0.5); // 0.45 s late, after the message left at 1.2 s
+  p.computation_ended(0, 1.0, 1.0, 1.0);
+  p.message(1, 0, 1.2, 2.1);
+  // Rank 0 waited 1.0 s: the peer was 0.2 s late when it sent, so 0.8 s are slack; blame
+  // 0.2 s per 1.2 s of the sending computation.
+  EXPECT_NEAR(p.computation_starts(0, 2.1, 1.0), 0.8, 1e-12);
+  EXPECT_NEAR(p.close_iteration(1).blame, 0.2 / 1.2, 1e-12);
+}
+
+TEST(DvfsPeerSlack, BlameShrinksLagrangesWindow)
+{
+  LagrangeGovernor g(PstateTable(dvfs_test::taurus8(), "t"), 10, 0.95, false);
+  IterationStats it{0, 2.3e9, 1.0, 1.0, 2.0};
+  it.slack_ratio = 0.2;
+  EXPECT_NEAR(g.window(it), 1.2, 1e-12);
+  it.blame = 0.1; // a racing rank waited 0.1 s per second of our computation
+  EXPECT_NEAR(g.window(it), 1.1, 1e-12);
+  it.blame = 0.5; // beyond the slack: the window is shorter than the computation (speed up)
+  EXPECT_NEAR(g.window(it), 0.7, 1e-12);
+}
+
+TEST(DvfsPeerSlack, ParametersParsed)
+{
+  GovernorParams p;
+  EXPECT_FALSE(p.peer_slack);
+  EXPECT_FALSE(p.peer_float);
+  apply_params(p, "peer_slack=1;peer-float=true", "t");
+  EXPECT_TRUE(p.peer_slack);
+  EXPECT_TRUE(p.peer_float);
+}
