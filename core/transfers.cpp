@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -59,8 +60,8 @@ private:
   } last_;
   // Transfers announced by the callbacks, completed by the state-change signal. The action
   // carries its start time and size, not its hosts: (start, size) is the key; among simultaneous
-  // transfers of one size, the one whose uncontended end is nearest the actual end is taken
-  // (first-in first-out without a model).
+  // transfers of one size, the one whose uncontended end is nearest the actual end is taken, the
+  // first announced on a tie (first-in first-out without a model).
   struct Announced {
     Transfer transfer;
     const sg4::Host* src;
@@ -73,8 +74,13 @@ private:
     std::vector<sg4::Link*> route, back_route;
   };
   void take_route(Announced& a, const std::vector<sg4::Link*>& links, double size) const;
-  // Looked up once per transfer: hashed; usually one candidate per key, kept in announcement order.
-  std::unordered_map<std::pair<double, double>, std::vector<Announced>, boost::hash<std::pair<double, double>>> pending_;
+  // Candidates of one (start, size), ordered by uncontended end, then announcement. A step of a
+  // 4096-rank stencil starts thousands of equal transfers at once: a linear search and a vector
+  // erase per completion made this the suite's largest cost (bench/scale, perf).
+  using Candidates = std::map<std::pair<double, uint64_t>, Announced>;
+  static Candidates::iterator nearest_end(Candidates& candidates, double finish);
+  std::unordered_map<std::pair<double, double>, Candidates, boost::hash<std::pair<double, double>>> pending_;
+  uint64_t announced_ = 0; // announcement order
   bool crosstraffic_ = true;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
   // cost ~4 % of a 4096-rank replay when searched per transfer; bench/scale, measured).
@@ -188,9 +194,26 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   const bool stats = recording();
   static const std::vector<uint32_t> no_links;
   Announced a{t, src, dst, stats ? &route_ids(src, dst, links) : &no_links,
-              now + tm.lat_factor * (stats ? route_latency(links) : 0.0)};
+              now + tm.lat_factor * (stats ? route_latency(links) : 0.0), 0, {}, {}};
   take_route(a, links, size);
-  pending_[{now, size}].push_back(std::move(a));
+  const double uncontended_end = t.start + t.model_time; // no model: -1 for all, hence first-in first-out
+  pending_[{now, size}].emplace(std::make_pair(uncontended_end, announced_++), std::move(a));
+}
+
+// The candidate whose uncontended end is nearest `finish` (exact when nothing competes); on a
+// tie, the first announced.
+Transfers::Candidates::iterator Transfers::nearest_end(Candidates& candidates, double finish)
+{
+  auto above = candidates.lower_bound({finish, 0}); // first announced of the least end >= finish
+  if (above == candidates.begin())
+    return above;
+  auto below = candidates.lower_bound({std::prev(above)->first.first, 0}); // idem, greatest end < finish
+  if (above == candidates.end())
+    return below;
+  const double up = std::abs(above->first.first - finish), down = std::abs(below->first.first - finish);
+  if (up != down)
+    return up < down ? above : below;
+  return above->first.second < below->first.second ? above : below;
 }
 
 // SimGrid asked the zone for this message's route and for its reverse flow's (crosstraffic) just
@@ -209,8 +232,8 @@ void Transfers::take_route(Announced& a, const std::vector<sg4::Link*>& links, d
 RunRecord::PairCounts Transfers::started_by_pair() const
 {
   RunRecord::PairCounts started = run_record().transfers_by_node_pair();
-  for (auto const& [key, announced] : pending_)
-    for (auto const& a : announced) {
+  for (auto const& [key, candidates] : pending_)
+    for (auto const& [order, a] : candidates) {
       auto& cell = started[{static_cast<int>(a.transfer.src_node), static_cast<int>(a.transfer.dst_node)}];
       ++cell.first;
       cell.second += a.transfer.bytes;
@@ -244,14 +267,9 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
     return;
   }
   auto& candidates    = it->second;
-  auto best           = candidates.begin();
   const double finish = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
-  if (model) // the candidate whose uncontended end is nearest (exact when nothing competes)
-    for (auto c = candidates.begin(); c != candidates.end(); ++c)
-      if (std::abs(c->transfer.start + c->transfer.model_time - finish) <
-          std::abs(best->transfer.start + best->transfer.model_time - finish))
-        best = c;
-  Announced done = std::move(*best);
+  auto best           = nearest_end(candidates, finish);
+  Announced done      = std::move(best->second);
   candidates.erase(best);
   if (candidates.empty())
     pending_.erase(it);
