@@ -103,6 +103,7 @@ private:
   void on_actor_end(const sg4::Actor& actor);
   void contribute(core::Results& results);
   void add_optimum(core::Results& results, const std::vector<IterationRecord>& rows);
+  void add_free_float_bound(core::Results& results, const std::vector<PstateTable>& tables);
   RankTrack& track(long pid);
   void apply(HostDvfs& hd, const Plan& d);
   void set_pstate(HostDvfs& hd, int pstate);
@@ -216,7 +217,7 @@ void DvfsPlugin::subscribe()
 {
   auto& bus = core::bus();
   if (config_.params.peer_slack || config_.params.peer_float) {
-    peers_.emplace(config_.params.peer_slack, config_.params.peer_float);
+    peers_.emplace(config_.params.peer_slack, config_.params.peer_float, config_.governor == "performance");
     bus.transfer_completed.subscribe([this](const core::TransferCompleted& t) { on_transfer(t); });
   }
   bus.computation_started.subscribe([this](const core::ComputationStarted& e) { on_computation_started(e); });
@@ -539,9 +540,32 @@ void DvfsPlugin::add_optimum(core::Results& results, const std::vector<Iteration
     results.add_summary("dvfs_optimum_saving_j", units::exact(o.performance_j - o.mix_j));
     results.add_summary("dvfs_optimum_single_saving_j", units::exact(o.performance_j - o.single_j));
     results.add_summary("dvfs_optimum_static_saving_j", units::exact(o.performance_j - o.static_j));
+    add_free_float_bound(results, tables);
   } catch (const std::exception& e) {
     XBT_WARN("no offline optimum: %s", e.what());
   }
+}
+
+// With peer_slack or peer_float: the saving reachable without moving any other event, each
+// computation stretched only into its free float (peer_slack.hpp). Only when every governed host
+// holds one rank: messages name their ranks only then.
+void DvfsPlugin::add_free_float_bound(core::Results& results, const std::vector<PstateTable>& tables)
+{
+  if (!peers_)
+    return;
+  for (auto* h : hosts_)
+    if (h->extension<HostDvfs>()->local_ranks != 1)
+      return;
+  double comm = -1; // the least MPI time after any computation: communicating without waiting
+  for (auto const& [rank, hd] : host_of_rank_)
+    for (auto const& f : peers_->floats(rank))
+      if (f.t_lib >= 0 && (comm < 0 || f.t_lib < comm))
+        comm = f.t_lib;
+  std::vector<std::vector<OfflineIteration>> per_host(hosts_.size());
+  for (auto const& [rank, hd] : host_of_rank_)
+    per_host[hd->index] = free_float_windows(peers_->floats(rank), std::max(0.0, comm));
+  const OfflineResult o = offline_optimum(tables, per_host);
+  results.add_summary("dvfs_optimum_free_float_saving_j", units::exact(o.performance_j - o.mix_j));
 }
 
 struct Registration {

@@ -126,3 +126,41 @@ TEST(DvfsPeerSlack, ParametersParsed)
   EXPECT_TRUE(p.peer_slack);
   EXPECT_TRUE(p.peer_float);
 }
+
+TEST(DvfsPeerSlack, FreeFloatOfAPerformanceRun)
+{
+  // Rank 0 computes 1 s, rank 1 1.2 s; each sends to the other when it ends. Rank 1's message
+  // arrives at 1.25 s and rank 0 starts again at 1.3 s; rank 0's arrives at 1.05 s and rank 1
+  // starts again at 1.25 s.
+  PeerLedger p(false, false, true);
+  p.computation_starts(0, 0, 0);
+  p.computation_starts(1, 0, 0);
+  p.computation_ended(0, 1.0, 1.0, 1.0);
+  p.message(0, 1, 1.0, 1.05);
+  p.computation_ended(1, 1.2, 1.2, 1.2);
+  p.message(1, 0, 1.2, 1.25);
+  p.computation_starts(1, 1.25, 0);
+  p.computation_starts(0, 1.3, 0.25);
+  ASSERT_EQ(p.floats(0).size(), 1u);
+  ASSERT_EQ(p.floats(1).size(), 1u);
+  EXPECT_NEAR(p.floats(0)[0].t_lib, 0.3, 1e-12);
+  EXPECT_NEAR(p.floats(0)[0].message_float, 0.2, 1e-12); // 1.25 - 1.05
+  EXPECT_NEAR(p.floats(1)[0].t_lib, 0.05, 1e-12);
+  EXPECT_NEAR(p.floats(1)[0].message_float, 0.05, 1e-12); // 1.3 - 1.25
+  // Communicating without waiting takes 0.05 s: rank 0 waited 0.25 s, but its message was
+  // needed 0.2 s after it arrived, so it may stretch by 0.2 s only; rank 1 not at all.
+  const auto w0 = free_float_windows(p.floats(0), 0.05);
+  const auto w1 = free_float_windows(p.floats(1), 0.05);
+  ASSERT_EQ(w0.size(), 1u);
+  EXPECT_NEAR(w0[0].slack, 0.2, 1e-12);
+  EXPECT_NEAR(w0[0].duration, 1.3, 1e-12);
+  EXPECT_EQ(w0[0].compute_s, 1.0);
+  EXPECT_NEAR(w1[0].slack, 0.0, 1e-12);
+  // A computation not followed by another (the last) has no window.
+  p.computation_ended(0, 2.3, 1.0, 1.0);
+  EXPECT_EQ(free_float_windows(p.floats(0), 0.05).size(), 1u);
+  // Without keep_floats nothing is kept.
+  PeerLedger q(true, true);
+  q.computation_ended(0, 1.0, 1.0, 1.0);
+  EXPECT_TRUE(q.floats(0).empty());
+}

@@ -28,6 +28,9 @@ void PeerLedger::computation_ended(int rank, double end, double t_comp, double r
   r.comp            = t_comp;
   r.end             = end;
   r.raced           = t_comp <= race * (1 + 1e-6);
+  ++r.ended;
+  if (keep_floats_)
+    r.floats.push_back(ComputationFloat{t_comp, -1, std::numeric_limits<double>::infinity()});
 }
 
 // The message carries the lateness of the computation that ended before it was sent (the
@@ -36,8 +39,9 @@ void PeerLedger::message(int from, int to, double sent, double arrival)
 {
   const Rank& s       = ranks_[from];
   const bool last_one = s.end <= sent;
-  ranks_[to].inbox.push_back(
-      Heard{from, arrival, last_one ? s.late_end : s.late_end_before, last_one ? s.comp : s.comp_before});
+  const size_t before = last_one ? 1 : 2; // the sending computation, counted from the last one ended
+  ranks_[to].inbox.push_back(Heard{from, arrival, last_one ? s.late_end : s.late_end_before,
+                                   last_one ? s.comp : s.comp_before, s.ended >= before ? s.ended - before : kNone});
 }
 
 double PeerLedger::computation_starts(int rank, double now, double wait)
@@ -50,6 +54,8 @@ double PeerLedger::computation_starts(int rank, double now, double wait)
   const AttributedWait a = attribute_wait(wait, r.late_end, last ? last->late : -1);
   const double slack     = attribute_ ? a.slack : std::max(0.0, wait);
   blame_or_float(r, now, wait, a.slack, last);
+  if (keep_floats_)
+    note_floats(r, now);
   r.late_start = a.start_lateness;
   r.inbox.clear();
   return slack;
@@ -73,6 +79,18 @@ void PeerLedger::blame_or_float(Rank& r, double now, double wait, double slack, 
       }
 }
 
+// The MPI time after the rank's last computation ends now; each message it got was needed now.
+void PeerLedger::note_floats(Rank& r, double now)
+{
+  if (!r.floats.empty() && r.floats.back().t_lib < 0)
+    r.floats.back().t_lib = now - r.end;
+  for (auto const& h : r.inbox) {
+    auto& sent = ranks_[h.from].floats;
+    if (h.index < sent.size())
+      sent[h.index].message_float = std::min(sent[h.index].message_float, now - h.at);
+  }
+}
+
 PeerLedger::Share PeerLedger::close_iteration(int rank)
 {
   Rank& r     = ranks_[rank];
@@ -85,6 +103,23 @@ double PeerLedger::lateness(int rank) const
 {
   auto it = ranks_.find(rank);
   return it == ranks_.end() ? 0 : it->second.late_end;
+}
+
+const std::vector<PeerLedger::ComputationFloat>& PeerLedger::floats(int rank) const
+{
+  static const std::vector<ComputationFloat> none;
+  auto it = ranks_.find(rank);
+  return it == ranks_.end() ? none : it->second.floats;
+}
+
+std::vector<OfflineIteration> free_float_windows(const std::vector<PeerLedger::ComputationFloat>& floats, double comm)
+{
+  std::vector<OfflineIteration> windows;
+  for (auto const& f : floats)
+    if (f.t_lib >= 0)
+      windows.push_back(
+          OfflineIteration{f.t_comp, f.t_comp + f.t_lib, std::max(0.0, std::min(f.t_lib - comm, f.message_float))});
+  return windows;
 }
 
 } // namespace haec::dvfs

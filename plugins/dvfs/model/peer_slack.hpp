@@ -20,7 +20,15 @@
 // arrival to the start of the receiver's next computation; the sender's slack ratio is at most
 // the least float of its messages per second of the computation that sent them, so a rank slows
 // down only as far as its messages can be later without delaying a racing rank.
+//
+// Free float (the offline bound of a performance run with peer_slack or peer_float): a
+// computation can be stretched, delaying no other event, by the least of the wait after it and
+// the float of every message sent after it (at every receiver, racing or not).
 #pragma once
+#include "offline_optimum.hpp"
+
+#include <cstddef>
+#include <limits>
 #include <unordered_map>
 #include <vector>
 
@@ -42,7 +50,11 @@ double end_lateness(double start_lateness, double t_comp, double race);
 
 class PeerLedger {
 public:
-  PeerLedger(bool attribute, bool float_cap) : attribute_(attribute), float_cap_(float_cap) {}
+  // keep_floats: remember every computation's free float (ComputationFloat) for the offline bound.
+  PeerLedger(bool attribute, bool float_cap, bool keep_floats = false)
+      : attribute_(attribute), float_cap_(float_cap), keep_floats_(keep_floats)
+  {
+  }
 
   // A computation of `rank` ended at `end`, after t_comp seconds (race: at the fastest pstate).
   void computation_ended(int rank, double end, double t_comp, double race);
@@ -61,10 +73,20 @@ public:
 
   double lateness(int rank) const; // of its last computation's end (tests, traces)
 
+  struct ComputationFloat {
+    double t_comp        = 0;
+    double t_lib         = -1; // MPI time until the rank's next computation (-1: none followed)
+    double message_float = std::numeric_limits<double>::infinity(); // least, over the messages sent after it
+  };
+  // With keep_floats: the rank's computations in order (empty otherwise).
+  const std::vector<ComputationFloat>& floats(int rank) const;
+
 private:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
   struct Heard {
     int from;
     double at, late, comp; // arrival; the sending computation's end lateness and duration
+    size_t index;          // the sending computation among the sender's (kNone: before its first)
   };
   struct Rank {
     double late_start = 0, late_end = 0, late_end_before = 0;
@@ -72,11 +94,21 @@ private:
     bool raced = true; // its last computation ran at the fastest speed
     Share share;
     std::vector<Heard> inbox; // messages received since its last computation started
+    size_t ended = 0;         // computations ended
+    std::vector<ComputationFloat> floats;
   };
   void blame_or_float(Rank& r, double now, double wait, double slack, const Heard* last);
 
-  bool attribute_, float_cap_;
+  void note_floats(Rank& r, double now);
+
+  bool attribute_, float_cap_, keep_floats_;
   std::unordered_map<int, Rank> ranks_;
 };
+
+// The offline bound's windows from one rank's free floats: every computation followed by MPI
+// time, its slack the least of its wait (t_lib beyond `comm`, the least t_lib of the run) and its
+// messages' float.
+std::vector<OfflineIteration> free_float_windows(const std::vector<PeerLedger::ComputationFloat>& floats,
+                                                 double comm);
 
 } // namespace haec::dvfs
