@@ -104,6 +104,7 @@ private:
   void contribute(core::Results& results);
   void add_optimum(core::Results& results, const std::vector<IterationRecord>& rows);
   void add_free_float_bound(core::Results& results, const std::vector<PstateTable>& tables);
+  std::string float_graph_json(const std::vector<PstateTable>& tables) const;
   RankTrack& track(long pid);
   void apply(HostDvfs& hd, const Plan& d);
   void set_pstate(HostDvfs& hd, int pstate);
@@ -566,6 +567,37 @@ void DvfsPlugin::add_free_float_bound(core::Results& results, const std::vector<
     per_host[hd->index] = free_float_windows(peers_->floats(rank), std::max(0.0, comm));
   const OfflineResult o = offline_optimum(tables, per_host);
   results.add_summary("dvfs_optimum_free_float_saving_j", units::exact(o.performance_j - o.mix_j));
+  results.add_file("dvfs_float_graph.json", float_graph_json(tables));
+}
+
+// The performance run's graph (PeerLedger::graph) and each rank's pstates (speed, busy and idle
+// watts, fastest first), for scripts/dvfs_float_lp.py.
+std::string DvfsPlugin::float_graph_json(const std::vector<PstateTable>& tables) const
+{
+  std::vector<int> ranks;
+  for (auto const& [rank, hd] : host_of_rank_)
+    ranks.push_back(rank);
+  const FloatGraph g = peers_->graph(ranks);
+  std::ostringstream js;
+  js << "{\"ranks\": [";
+  size_t i = 0;
+  for (auto const& [rank, hd] : host_of_rank_) {
+    const PstateTable& t = tables[hd->index];
+    js << (i ? ",\n" : "\n") << "{\"rank\": " << rank << ", \"gap\": " << units::exact(g.gap[i++]) << ", \"pstates\": [";
+    for (int l = 0; l < t.levels(); ++l)
+      js << (l ? ", " : "") << "[" << units::exact(t.speed(t.pstate(l))) << ", " << units::exact(t.busy_watts(t.pstate(l)))
+         << ", " << units::exact(t.idle_watts(t.pstate(l))) << "]";
+    js << "]}";
+  }
+  js << "],\n\"nodes\": [";
+  for (size_t k = 0; k < g.nodes.size(); ++k)
+    js << (k ? ",\n" : "\n") << "[" << g.nodes[k].rank << ", " << units::exact(g.nodes[k].start) << ", "
+       << units::exact(g.nodes[k].compute) << "]";
+  js << "],\n\"edges\": [";
+  for (size_t k = 0; k < g.edges.size(); ++k)
+    js << (k ? ",\n" : "\n") << "[" << g.edges[k].from << ", " << g.edges[k].to << ", " << units::exact(g.edges[k].delay) << "]";
+  js << "]}\n";
+  return js.str();
 }
 
 struct Registration {

@@ -159,6 +159,26 @@ TEST(DvfsPeerSlack, FreeFloatOfAPerformanceRun)
   // A computation not followed by another (the last) has no window.
   p.computation_ended(0, 2.3, 1.0, 1.0);
   EXPECT_EQ(free_float_windows(p.floats(0), 0.05).size(), 1u);
+  // The graph: each rank's computations, rank by rank; each message an edge from the computation
+  // that sent it to the one that needed it, its delay the time on the network; every rank's gap
+  // the least between two computations of any rank (rank 1's 0.05 s).
+  p.computation_ended(1, 2.45, 1.2, 1.2);
+  const FloatGraph g = p.graph({0, 1});
+  ASSERT_EQ(g.nodes.size(), 4u);
+  EXPECT_EQ(g.nodes[1].rank, 0u);
+  EXPECT_NEAR(g.nodes[1].start, 1.3, 1e-12);
+  EXPECT_EQ(g.nodes[3].rank, 1u);
+  EXPECT_NEAR(g.nodes[3].start, 1.25, 1e-12);
+  ASSERT_EQ(g.edges.size(), 2u);
+  EXPECT_EQ(g.edges[0].from, 0u); // rank 0's first -> rank 1's second
+  EXPECT_EQ(g.edges[0].to, 3u);
+  EXPECT_NEAR(g.edges[0].delay, 0.05, 1e-12);
+  EXPECT_EQ(g.edges[1].from, 2u); // rank 1's first -> rank 0's second
+  EXPECT_EQ(g.edges[1].to, 1u);
+  EXPECT_NEAR(g.edges[1].delay, 0.05, 1e-12);
+  ASSERT_EQ(g.gap.size(), 2u);
+  EXPECT_NEAR(g.gap[0], 0.05, 1e-12);
+  EXPECT_NEAR(g.gap[1], 0.05, 1e-12);
   // Without keep_floats nothing is kept.
   PeerLedger q(true, true);
   q.computation_ended(0, 1.0, 1.0, 1.0);

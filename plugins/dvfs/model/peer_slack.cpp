@@ -30,7 +30,7 @@ void PeerLedger::computation_ended(int rank, double end, double t_comp, double r
   r.raced           = t_comp <= race * (1 + 1e-6);
   ++r.ended;
   if (keep_floats_)
-    r.floats.push_back(ComputationFloat{t_comp, -1, std::numeric_limits<double>::infinity()});
+    r.floats.push_back(ComputationFloat{end - t_comp, t_comp, -1, std::numeric_limits<double>::infinity()});
 }
 
 // The message carries the lateness of the computation that ended before it was sent (the
@@ -40,7 +40,7 @@ void PeerLedger::message(int from, int to, double sent, double arrival)
   const Rank& s       = ranks_[from];
   const bool last_one = s.end <= sent;
   const size_t before = last_one ? 1 : 2; // the sending computation, counted from the last one ended
-  ranks_[to].inbox.push_back(Heard{from, arrival, last_one ? s.late_end : s.late_end_before,
+  ranks_[to].inbox.push_back(Heard{from, sent, arrival, last_one ? s.late_end : s.late_end_before,
                                    last_one ? s.comp : s.comp_before, s.ended >= before ? s.ended - before : kNone});
 }
 
@@ -55,7 +55,7 @@ double PeerLedger::computation_starts(int rank, double now, double wait)
   const double slack     = attribute_ ? a.slack : std::max(0.0, wait);
   blame_or_float(r, now, wait, a.slack, last);
   if (keep_floats_)
-    note_floats(r, now);
+    note_floats(rank, r, now);
   r.late_start = a.start_lateness;
   r.inbox.clear();
   return slack;
@@ -80,15 +80,46 @@ void PeerLedger::blame_or_float(Rank& r, double now, double wait, double slack, 
 }
 
 // The MPI time after the rank's last computation ends now; each message it got was needed now.
-void PeerLedger::note_floats(Rank& r, double now)
+void PeerLedger::note_floats(int rank, Rank& r, double now)
 {
   if (!r.floats.empty() && r.floats.back().t_lib < 0)
     r.floats.back().t_lib = now - r.end;
   for (auto const& h : r.inbox) {
     auto& sent = ranks_[h.from].floats;
-    if (h.index < sent.size())
+    if (h.index < sent.size()) {
       sent[h.index].message_float = std::min(sent[h.index].message_float, now - h.at);
+      consumed_.push_back(Consumed{h.from, h.index, rank, r.ended, std::max(0.0, h.at - h.sent)});
+    }
   }
+}
+
+FloatGraph PeerLedger::graph(const std::vector<int>& ranks) const
+{
+  FloatGraph g;
+  std::unordered_map<int, size_t> dense, first_node;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    dense[ranks[i]]      = i;
+    first_node[ranks[i]] = g.nodes.size();
+    double gap           = -1;
+    for (auto const& f : floats(ranks[i])) {
+      g.nodes.push_back(FloatGraph::Node{i, f.start, f.t_comp});
+      if (f.t_lib >= 0 && (gap < 0 || f.t_lib < gap))
+        gap = f.t_lib;
+    }
+    g.gap.push_back(gap);
+  }
+  // A rank's own least gap may be a wait it always has: communicating takes the run's least.
+  double least = -1;
+  for (double gap : g.gap)
+    if (gap >= 0 && (least < 0 || gap < least))
+      least = gap;
+  std::fill(g.gap.begin(), g.gap.end(), std::max(0.0, least));
+  for (auto const& c : consumed_) {
+    if (!dense.count(c.from) || !dense.count(c.to) || c.needed_by >= floats(c.to).size())
+      continue; // its receiver never computed again
+    g.edges.push_back(FloatGraph::Edge{first_node[c.from] + c.sent_by, first_node[c.to] + c.needed_by, c.transfer});
+  }
+  return g;
 }
 
 PeerLedger::Share PeerLedger::close_iteration(int rank)

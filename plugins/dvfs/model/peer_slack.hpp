@@ -23,7 +23,9 @@
 //
 // Free float (the offline bound of a performance run with peer_slack or peer_float): a
 // computation can be stretched, delaying no other event, by the least of the wait after it and
-// the float of every message sent after it (at every receiver, racing or not).
+// the float of every message sent after it (at every receiver, racing or not). The run's graph
+// of computations and messages (FloatGraph) is written for scripts/dvfs_float_lp.py, which
+// finds the least energy that keeps the makespan with float shared along wait-for chains.
 #pragma once
 #include "offline_optimum.hpp"
 
@@ -33,6 +35,25 @@
 #include <vector>
 
 namespace haec::dvfs {
+
+// A run's computations and the messages between them: `to` starts no earlier than `from` ends
+// plus `delay`, the message's time on the network (a rendezvous message's transfer may start
+// later than the sender's computation ends, when the receiver posts its receive: not counted, so
+// the graph constrains no more than the program does).
+struct FloatGraph {
+  struct Node {
+    size_t rank;    // position in the ranks given to PeerLedger::graph
+    double start;   // as measured
+    double compute; // seconds
+  };
+  struct Edge {
+    size_t from, to;
+    double delay;
+  };
+  std::vector<Node> nodes; // rank by rank, each rank's in order
+  std::vector<Edge> edges; // messages (a rank's consecutive computations are implied)
+  std::vector<double> gap; // by rank: the least time between two computations of any rank
+};
 
 struct AttributedWait {
   double slack          = 0; // the part of the wait that is the rank's own slack
@@ -74,18 +95,22 @@ public:
   double lateness(int rank) const; // of its last computation's end (tests, traces)
 
   struct ComputationFloat {
+    double start         = 0;
     double t_comp        = 0;
     double t_lib         = -1; // MPI time until the rank's next computation (-1: none followed)
     double message_float = std::numeric_limits<double>::infinity(); // least, over the messages sent after it
   };
   // With keep_floats: the rank's computations in order (empty otherwise).
   const std::vector<ComputationFloat>& floats(int rank) const;
+  // With keep_floats: the run's computations and the messages between them (float_schedule.hpp),
+  // the ranks numbered by their position in `ranks`; a rank not listed is left out.
+  FloatGraph graph(const std::vector<int>& ranks) const;
 
 private:
   static constexpr size_t kNone = static_cast<size_t>(-1);
   struct Heard {
     int from;
-    double at, late, comp; // arrival; the sending computation's end lateness and duration
+    double sent, at, late, comp; // transfer start, arrival; the sending computation's end lateness and duration
     size_t index;          // the sending computation among the sender's (kNone: before its first)
   };
   struct Rank {
@@ -99,7 +124,15 @@ private:
   };
   void blame_or_float(Rank& r, double now, double wait, double slack, const Heard* last);
 
-  void note_floats(Rank& r, double now);
+  void note_floats(int rank, Rank& r, double now);
+  struct Consumed { // a message, from the computation that sent it to the one that needed it
+    int from;
+    size_t sent_by;
+    int to;
+    size_t needed_by;
+    double transfer; // seconds on the network
+  };
+  std::vector<Consumed> consumed_;
 
   bool attribute_, float_cap_, keep_floats_;
   std::unordered_map<int, Rank> ranks_;
