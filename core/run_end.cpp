@@ -60,10 +60,7 @@ void add_description(Results& results, bool observed)
   auto const& d = parts::run_description();
   if (!d)
     return;
-  std::optional<mapping::Metrics> metrics;
-  if (auto matrix = metrics_matrix(*d, parts::run_record(), observed))
-    metrics = mapping_metrics(*d, *matrix, route_hops(*d));
-  add_run_description(results, *d, metrics);
+  add_run_description(results, *d, run_metrics(*d, parts::run_record(), observed, route_hops(*d)));
 }
 
 // SimGrid's collective algorithms, when the run chose any (smpi/coll-selector, smpi/allreduce, ...):

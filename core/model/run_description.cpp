@@ -27,18 +27,14 @@ mapping::CommMatrix padded(const mapping::CommMatrix& source, int ranks)
   return m;
 }
 
-mapping::CommMatrix matrix_of(const RunRecord::PairCounts& traffic, int ranks)
+std::vector<mapping::MessageCount> message_counts(const RunRecord::PairCounts& traffic, int ranks)
 {
-  mapping::CommMatrix m;
-  m.ranks = ranks;
-  m.messages.assign(static_cast<size_t>(ranks) * ranks, 0);
-  m.bytes.assign(m.messages.size(), 0);
+  std::vector<mapping::MessageCount> cells;
+  cells.reserve(traffic.size());
   for (auto const& [pair, cell] : traffic)
-    if (pair.first >= 0 && pair.first < ranks && pair.second >= 0 && pair.second < ranks) {
-      m.messages[static_cast<size_t>(pair.first) * ranks + pair.second] = cell.first;
-      m.bytes[static_cast<size_t>(pair.first) * ranks + pair.second]    = cell.second;
-    }
-  return m;
+    if (pair.first >= 0 && pair.first < ranks && pair.second >= 0 && pair.second < ranks)
+      cells.push_back({pair.first, pair.second, cell.first});
+  return cells;
 }
 
 void read_traffic(const json& t, RunDescription& d, const std::string& path, const std::string& fix)
@@ -135,20 +131,17 @@ RunDescription read_run_description(const std::string& path)
   }
 }
 
-std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const RunRecord& record,
-                                                  bool messages_observed)
+std::optional<mapping::Metrics> run_metrics(const RunDescription& d, const RunRecord& record, bool messages_observed,
+                                            const std::function<int(int, int)>& hops)
 {
-  if (d.traffic)
-    return d.traffic->ranks > d.ranks ? std::nullopt : std::optional<mapping::CommMatrix>(padded(*d.traffic, d.ranks));
+  if (d.traffic) {
+    if (d.traffic->ranks > d.ranks)
+      return std::nullopt;
+    return mapping::compute_metrics(padded(*d.traffic, d.ranks), d.placement, hops);
+  }
   if (!messages_observed)
     return std::nullopt;
-  return matrix_of(record.traffic(), d.ranks);
-}
-
-mapping::Metrics mapping_metrics(const RunDescription& d, const mapping::CommMatrix& matrix,
-                                 const std::function<int(int, int)>& hops)
-{
-  return mapping::compute_metrics(matrix, d.placement, hops);
+  return mapping::compute_metrics(message_counts(record.traffic(), d.ranks), d.placement, hops);
 }
 
 void add_run_description(Results& results, const RunDescription& d, const std::optional<mapping::Metrics>& metrics)

@@ -36,13 +36,11 @@ std::string to_json_text(const RunDescription& d);
 // Throws haec::InputError naming `path` when the file is not a run description.
 RunDescription read_run_description(const std::string& path);
 
-// The matrix the metrics are computed from: the --traffic matrix when given, else the run's own
-// logical messages (nullopt when they were not observed).
-std::optional<mapping::CommMatrix> metrics_matrix(const RunDescription& d, const RunRecord& record,
-                                                  bool messages_observed);
+// The mapping metrics of the run's placement, from the --traffic matrix when given, else from the
+// run's own logical messages (nullopt when they were not observed, or the matrix has more ranks).
 // `hops` between node indices (links of the platform's routes); empty: message_hops is absent.
-mapping::Metrics mapping_metrics(const RunDescription& d, const mapping::CommMatrix& matrix,
-                                 const std::function<int(int, int)>& hops);
+std::optional<mapping::Metrics> run_metrics(const RunDescription& d, const RunRecord& record, bool messages_observed,
+                                            const std::function<int(int, int)>& hops);
 // summary.json's platform, ranks, mode, program or trace, and mapping (with metrics when given).
 void add_run_description(Results& results, const RunDescription& d, const std::optional<mapping::Metrics>& metrics);
 

@@ -86,18 +86,18 @@ TEST(RunDescription, RoundTripsAndComputesMetrics)
   r.add_logical_message(0, 1, 10); // inter-node, 1 hop
   r.add_logical_message(1, 2, 10); // same node
   r.add_logical_message(2, 0, 10); // inter-node
-  auto matrix = metrics_matrix(back, r, true);
-  ASSERT_TRUE(matrix);
-  auto m = mapping_metrics(back, *matrix, [](int, int) { return 1; }); // a 1-link route between the nodes
-  EXPECT_EQ(m.ieplc, 3u);
-  EXPECT_EQ(m.ianlc, 1u);
-  EXPECT_EQ(m.ienlc, 2u);
-  EXPECT_EQ(m.message_hops, 2u);
+  auto m = run_metrics(back, r, true, [](int, int) { return 1; }); // a 1-link route between the nodes
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->ieplc, 3u);
+  EXPECT_EQ(m->ianlc, 1u);
+  EXPECT_EQ(m->ienlc, 2u);
+  EXPECT_EQ(m->message_hops, 2u);
   // Without route lengths the figure is absent, never guessed from coordinates.
-  auto unknown = mapping_metrics(back, *matrix, nullptr);
-  EXPECT_EQ(unknown.ienlc, 2u);
-  EXPECT_FALSE(unknown.message_hops);
-  EXPECT_FALSE(metrics_matrix(back, r, false)); // messages not observed, no --traffic
+  auto unknown = run_metrics(back, r, true, nullptr);
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->ienlc, 2u);
+  EXPECT_FALSE(unknown->message_hops);
+  EXPECT_FALSE(run_metrics(back, r, false, nullptr)); // messages not observed, no --traffic
 }
 
 TEST(RunDescription, RejectsAFileThatIsNotOne)
