@@ -122,6 +122,10 @@ def main():
     for rank, _, compute in graph["nodes"]:
         ps = ranks[rank]["pstates"][0]
         racing += compute * (ps[1] - ps[2])
+    if abs(makespan / summary["makespan_s"] - 1) > 1e-4:
+        print(f"haec: {args.run_dir}: the graph's messages explain a makespan of {makespan:.9g} s, not the run's "
+              f"{summary['makespan_s']:.9g} s (blocking sends or collectives it does not hold); no bound", file=sys.stderr)
+        sys.exit(3)
     optimum = summary.get("dvfs_optimum_saving_j")
     print(f"racing schedule: makespan {makespan:.6f} s (run {summary['makespan_s']:.6f} s), "
           f"{racing:.2f} J (run {summary['energy_j']:.2f} J); offline optimum's saving {optimum:.2f} J")

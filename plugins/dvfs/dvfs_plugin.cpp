@@ -104,7 +104,7 @@ private:
   void contribute(core::Results& results);
   void add_optimum(core::Results& results, const std::vector<IterationRecord>& rows);
   void add_free_float_bound(core::Results& results, const std::vector<PstateTable>& tables);
-  std::string float_graph_json(const std::vector<PstateTable>& tables) const;
+  std::string float_graph_json(const FloatGraph& g, const std::vector<PstateTable>& tables) const;
   RankTrack& track(long pid);
   void apply(HostDvfs& hd, const Plan& d);
   void set_pstate(HostDvfs& hd, int pstate);
@@ -548,8 +548,9 @@ void DvfsPlugin::add_optimum(core::Results& results, const std::vector<Iteration
 }
 
 // With peer_slack or peer_float: the saving reachable without moving any other event, each
-// computation stretched only into its free float (peer_slack.hpp). Only when every governed host
-// holds one rank: messages name their ranks only then.
+// computation stretched only into its free float (peer_slack.hpp), and the run's graph for
+// scripts/dvfs_float_lp.py. Only when every governed host holds one rank (messages name their
+// ranks only then) and the messages explain the run's schedule (its racing makespan is the run's).
 void DvfsPlugin::add_free_float_bound(core::Results& results, const std::vector<PstateTable>& tables)
 {
   if (!peers_)
@@ -557,27 +558,28 @@ void DvfsPlugin::add_free_float_bound(core::Results& results, const std::vector<
   for (auto* h : hosts_)
     if (h->extension<HostDvfs>()->local_ranks != 1)
       return;
-  double comm = -1; // the least MPI time after any computation: communicating without waiting
+  std::vector<int> ranks;
   for (auto const& [rank, hd] : host_of_rank_)
-    for (auto const& f : peers_->floats(rank))
-      if (f.t_lib >= 0 && (comm < 0 || f.t_lib < comm))
-        comm = f.t_lib;
+    ranks.push_back(rank);
+  const FloatGraph graph = peers_->graph(ranks);
+  const double run = sg4::Engine::get_clock(), racing = racing_makespan(graph);
+  if (!(run > 0) || std::abs(racing / run - 1) > 1e-4) {
+    XBT_WARN("no float bounds: the messages explain a makespan of %.9g s, not the run's %.9g s (blocking sends or "
+             "collectives the graph does not hold)", racing, run);
+    return;
+  }
   std::vector<std::vector<OfflineIteration>> per_host(hosts_.size());
-  for (auto const& [rank, hd] : host_of_rank_)
-    per_host[hd->index] = free_float_windows(peers_->floats(rank), std::max(0.0, comm));
+  for (size_t i = 0; i < ranks.size(); ++i)
+    per_host[host_of_rank_.at(ranks[i])->index] = free_float_windows(peers_->floats(ranks[i]), graph.gap[i]);
   const OfflineResult o = offline_optimum(tables, per_host);
   results.add_summary("dvfs_optimum_free_float_saving_j", units::exact(o.performance_j - o.mix_j));
-  results.add_file("dvfs_float_graph.json", float_graph_json(tables));
+  results.add_file("dvfs_float_graph.json", float_graph_json(graph, tables));
 }
 
 // The performance run's graph (PeerLedger::graph) and each rank's pstates (speed, busy and idle
 // watts, fastest first), for scripts/dvfs_float_lp.py.
-std::string DvfsPlugin::float_graph_json(const std::vector<PstateTable>& tables) const
+std::string DvfsPlugin::float_graph_json(const FloatGraph& g, const std::vector<PstateTable>& tables) const
 {
-  std::vector<int> ranks;
-  for (auto const& [rank, hd] : host_of_rank_)
-    ranks.push_back(rank);
-  const FloatGraph g = peers_->graph(ranks);
   std::ostringstream js;
   js << "{\"ranks\": [";
   size_t i = 0;

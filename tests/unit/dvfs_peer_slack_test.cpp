@@ -179,6 +179,9 @@ TEST(DvfsPeerSlack, FreeFloatOfAPerformanceRun)
   ASSERT_EQ(g.gap.size(), 2u);
   EXPECT_NEAR(g.gap[0], 0.05, 1e-12);
   EXPECT_NEAR(g.gap[1], 0.05, 1e-12);
+  // All racing: rank 1's second computation starts at 1.25 s (its own end + 0.05 s), rank 0's
+  // at 1.25 s too (rank 1's message: 1.2 + 0.05), so the graph ends at 2.45 s.
+  EXPECT_NEAR(racing_makespan(g), 2.45, 1e-12);
   // Without keep_floats nothing is kept.
   PeerLedger q(true, true);
   q.computation_ended(0, 1.0, 1.0, 1.0);

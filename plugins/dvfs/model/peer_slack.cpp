@@ -143,6 +143,31 @@ const std::vector<PeerLedger::ComputationFloat>& PeerLedger::floats(int rank) co
   return it == ranks_.end() ? none : it->second.floats;
 }
 
+double racing_makespan(const FloatGraph& g)
+{
+  std::vector<std::vector<const FloatGraph::Edge*>> into(g.nodes.size());
+  for (auto const& e : g.edges)
+    into[e.to].push_back(&e);
+  std::vector<size_t> order(g.nodes.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return g.nodes[a].start < g.nodes[b].start; });
+  std::vector<double> end(g.nodes.size(), 0);
+  std::vector<long> last(g.gap.size(), -1); // by rank, its latest computation placed
+  double makespan = 0;
+  for (size_t k : order) { // a rank's computations keep their order: nodes are in start order
+    const size_t rank = g.nodes[k].rank;
+    double start      = last[rank] < 0 ? g.nodes[k].start : end[static_cast<size_t>(last[rank])] + g.gap[rank];
+    for (auto const* e : into[k])
+      start = std::max(start, end[e->from] + e->delay);
+    end[k]     = start + g.nodes[k].compute;
+    last[rank] = static_cast<long>(k);
+    makespan   = std::max(makespan, end[k]);
+  }
+  return makespan;
+}
+
 std::vector<OfflineIteration> free_float_windows(const std::vector<PeerLedger::ComputationFloat>& floats, double comm)
 {
   std::vector<OfflineIteration> windows;

@@ -138,6 +138,12 @@ private:
   std::unordered_map<int, Rank> ranks_;
 };
 
+// The makespan of the graph with every computation racing: each starts when the computations it
+// needs have ended plus the delays (a rank's first one as measured). Equal to the run's makespan
+// when the messages explain its schedule; shorter when the run had dependencies the graph lacks
+// (a blocking send waiting for its receiver, collectives): then no float bound holds.
+double racing_makespan(const FloatGraph& graph);
+
 // The offline bound's windows from one rank's free floats: every computation followed by MPI
 // time, its slack the least of its wait (t_lib beyond `comm`, the least t_lib of the run) and its
 // messages' float.
