@@ -585,7 +585,8 @@ std::string DvfsPlugin::float_graph_json(const FloatGraph& g, const std::vector<
   size_t i = 0;
   for (auto const& [rank, hd] : host_of_rank_) {
     const PstateTable& t = tables[hd->index];
-    js << (i ? ",\n" : "\n") << "{\"rank\": " << rank << ", \"gap\": " << units::exact(g.gap[i++]) << ", \"pstates\": [";
+    js << (i ? ",\n" : "\n") << "{\"rank\": " << rank << ", \"gap\": " << units::exact(g.gap[i]) << ", \"pstates\": [";
+    ++i;
     for (int l = 0; l < t.levels(); ++l)
       js << (l ? ", " : "") << "[" << units::exact(t.speed(t.pstate(l))) << ", " << units::exact(t.busy_watts(t.pstate(l)))
          << ", " << units::exact(t.idle_watts(t.pstate(l))) << "]";

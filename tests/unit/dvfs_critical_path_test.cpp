@@ -65,7 +65,9 @@ TEST(DvfsLagrange, DelayTermHandComputed)
 {
   const HostModel h = taurus8();
   LagrangeGovernor g(PstateTable(h, "t"), 10, 0.95, false);
-  LagrangeGovernor::State st{true, 1.0, 0.0};
+  LagrangeGovernor::State st;
+  st.started = true;
+  st.t       = 1.0;
   const double P7 = h.power.watts(7, 12);
   // W = 2.3 Gflop at 1.6 GHz: 1.4375 s, s = 1.425 s: 0.0125 s beyond it.
   EXPECT_NEAR(g.objective(7, 2.3e9, 1.425, st, kOthersIdle), 1.4375 * P7 + 0.0125 * kOthersIdle + 5 * 0.4375 * 0.4375,

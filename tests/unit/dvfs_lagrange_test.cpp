@@ -16,7 +16,9 @@ TEST(DvfsLagrange, ObjectiveHandComputed)
 {
   const HostModel h = taurus8(); // busy = all cores
   LagrangeGovernor g(PstateTable(h, "t"), 10, 0.95, false);
-  LagrangeGovernor::State st{true, 1.0, 0.0};
+  LagrangeGovernor::State st;
+  st.started = true;
+  st.t       = 1.0;
   const double P0 = h.power.watts(0, 12), I0 = h.power.watts(0, 0);
   const double P7 = h.power.watts(7, 12), P6 = h.power.watts(6, 12), I6 = h.power.watts(6, 0);
   EXPECT_NEAR(P0, 174.38, 1e-9);
