@@ -57,6 +57,8 @@ void add_traffic_stats_results(Results& results, bool app_observed); // traffic_
 // Trace replay: the calling rank enters an action ("MPI_Isend@trace:3:5"); it leaves it through
 // haec_suite_mpi_exit() as a PMPI call does.
 void enter_named_site(const std::string& text); // mpi_calls.cpp
+uint32_t named_site(const std::string& text);   // mpi_calls.cpp: its id, for a caller that keeps it
+void enter_site(uint32_t site);                 // mpi_calls.cpp: a site named before
 bool replaying();                            // replay_actions.cpp: a trace is being replayed
 // The call the rank with actor `pid` is inside now, and the one it last left (kNoSite: none);
 // what a deadlock report names (deadlock_report.cpp, mpi_calls.cpp).

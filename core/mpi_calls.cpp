@@ -269,6 +269,17 @@ void enter_named_site(const std::string& text)
     entered(calls().table.site(text));
 }
 
+uint32_t named_site(const std::string& text)
+{
+  return calls().table.site(text);
+}
+
+void enter_site(uint32_t site)
+{
+  if (sg4::Actor::self() != nullptr)
+    entered(site);
+}
+
 uint32_t pending_site(long pid)
 {
   return position(pid).in_site;

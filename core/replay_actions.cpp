@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -171,14 +172,22 @@ void register_wrapped(const char* action_name, const action_fun& function)
   const bool polling       = action == "test";
   const Counted counted    = counted_kind(action);
   const std::string base   = function_name(action) + "@trace";
-  real_register()(action_name, [function, base, fields, polling, counted](simgrid::xbt::ReplayAction& a) {
-    // One buffer for every action (actors take turns, and entering a site does not yield): a
-    // known site costs no allocation.
-    static std::string site;
-    site.assign(base);
-    for (size_t i = 2; i < 2 + fields && i < a.size(); ++i)
-      site.append(1, ':').append(a[i]);
-    enter_named_site(site);
+  // An action without identifying fields has one site: named once, on its first occurrence.
+  std::optional<uint32_t> sole_site;
+  real_register()(action_name, [function, base, fields, polling, counted, sole_site](simgrid::xbt::ReplayAction& a) mutable {
+    if (fields == 0) {
+      if (!sole_site)
+        sole_site = named_site(base);
+      enter_site(*sole_site);
+    } else {
+      // One buffer for every action (actors take turns, and entering a site does not yield): a
+      // known site costs no allocation.
+      static std::string site;
+      site.assign(base);
+      for (size_t i = 2; i < 2 + fields && i < a.size(); ++i)
+        site.append(1, ':').append(a[i]);
+      enter_named_site(site);
+    }
     if (counted != Counted::No)
       messages().on_action(counted, a);
     const long pid = simgrid::s4u::this_actor::get_pid();
