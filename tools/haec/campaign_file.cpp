@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <system_error>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -15,6 +16,20 @@ using json = nlohmann::ordered_json;
 
 namespace haec::cli {
 namespace {
+
+// A name from the campaign file may be unusable as a path (too long, say): that is "not found",
+// reported as bad input, never an exception out of the reader (fuzz_campaign_file found one).
+bool exists_quietly(const fs::path& p)
+{
+  std::error_code ec;
+  return fs::exists(p, ec);
+}
+
+bool regular_file_quietly(const fs::path& p)
+{
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
 
 // The haec run options a campaign may set or sweep; files are relative to the campaign file.
 const std::set<std::string> value_options = {"platform", "map",      "seed",  "link",    "governor",
@@ -49,7 +64,7 @@ struct Reader {
   std::string platform_value(const std::string& v) const
   {
     const fs::path p = dir / v;
-    return v[0] != '/' && (p.extension() == ".json" || p.extension() == ".xml") && fs::exists(p) ? p.string() : v;
+    return v[0] != '/' && (p.extension() == ".json" || p.extension() == ".xml") && exists_quietly(p) ? p.string() : v;
   }
 
   std::string scalar(const json& v, const std::string& key) const
@@ -128,7 +143,7 @@ std::vector<std::string> workload_args(const Reader& r, const json& j)
     if (t.empty())
       r.fail("'trace' is not a file name", "give \"trace\": \"path/to/trace.txt\"");
     const std::string path = r.path_value(t);
-    if (!fs::is_regular_file(path))
+    if (!regular_file_quietly(path))
       r.fail("trace '" + t + "' not found", "give a path relative to the campaign file");
     return {"--replay=" + path};
   }
@@ -138,7 +153,7 @@ std::vector<std::string> workload_args(const Reader& r, const json& j)
   if (!app.is_array() || app.empty() || !app[0].is_string())
     r.fail("'app' is not a program", "give \"app\": [\"program\", \"args\"...]");
   std::vector<std::string> args = {"--", r.path_value(app[0].get<std::string>())};
-  if (!fs::is_regular_file(args[1]))
+  if (!regular_file_quietly(args[1]))
     r.fail("program '" + app[0].get<std::string>() + "' not found",
            "build it with `haec cc` and give its path relative to the campaign file");
   for (size_t i = 1; i < app.size(); ++i)
