@@ -27,6 +27,8 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -314,12 +316,13 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
 // peer_slack, only the part of it that the peer's lateness does not explain (peer_slack.hpp).
 void DvfsPlugin::note_slack(RankTrack& rt, double now)
 {
-  if (rt.t_lib_floor < 0 || rt.last.t_lib < rt.t_lib_floor)
+  const bool timed = rt.last.t_comp > 0; // a computation that took no time tells nothing
+  if (timed && (rt.t_lib_floor < 0 || rt.last.t_lib < rt.t_lib_floor))
     rt.t_lib_floor = rt.last.t_lib;
   double wait = rt.last.t_lib - rt.t_lib_floor;
   if (peers_)
     wait = peers_->computation_starts(rt.rank, now, wait);
-  if (!(rt.last.t_comp > 0))
+  if (!timed)
     return;
   const double ratio = wait / rt.last.t_comp;
   rt.slack_ratio     = rt.slack_ratio < 0 ? ratio : std::min(rt.slack_ratio, ratio);
@@ -580,27 +583,20 @@ void DvfsPlugin::add_free_float_bound(core::Results& results, const std::vector<
 // watts, fastest first), for scripts/dvfs_float_lp.py.
 std::string DvfsPlugin::float_graph_json(const FloatGraph& g, const std::vector<PstateTable>& tables) const
 {
-  std::ostringstream js;
-  js << "{\"ranks\": [";
+  nlohmann::json ranks = nlohmann::json::array(), nodes = nlohmann::json::array(), edges = nlohmann::json::array();
   size_t i = 0;
   for (auto const& [rank, hd] : host_of_rank_) {
-    const PstateTable& t = tables[hd->index];
-    js << (i ? ",\n" : "\n") << "{\"rank\": " << rank << ", \"gap\": " << units::exact(g.gap[i]) << ", \"pstates\": [";
-    ++i;
+    const PstateTable& t     = tables[hd->index];
+    nlohmann::json pstates = nlohmann::json::array();
     for (int l = 0; l < t.levels(); ++l)
-      js << (l ? ", " : "") << "[" << units::exact(t.speed(t.pstate(l))) << ", " << units::exact(t.busy_watts(t.pstate(l)))
-         << ", " << units::exact(t.idle_watts(t.pstate(l))) << "]";
-    js << "]}";
+      pstates.push_back({t.speed(t.pstate(l)), t.busy_watts(t.pstate(l)), t.idle_watts(t.pstate(l))});
+    ranks.push_back({{"rank", rank}, {"gap", g.gap[i++]}, {"pstates", pstates}});
   }
-  js << "],\n\"nodes\": [";
-  for (size_t k = 0; k < g.nodes.size(); ++k)
-    js << (k ? ",\n" : "\n") << "[" << g.nodes[k].rank << ", " << units::exact(g.nodes[k].start) << ", "
-       << units::exact(g.nodes[k].compute) << "]";
-  js << "],\n\"edges\": [";
-  for (size_t k = 0; k < g.edges.size(); ++k)
-    js << (k ? ",\n" : "\n") << "[" << g.edges[k].from << ", " << g.edges[k].to << ", " << units::exact(g.edges[k].delay) << "]";
-  js << "]}\n";
-  return js.str();
+  for (auto const& n : g.nodes)
+    nodes.push_back({n.rank, n.start, n.compute});
+  for (auto const& e : g.edges)
+    edges.push_back({e.from, e.to, e.delay});
+  return nlohmann::json{{"ranks", ranks}, {"nodes", nodes}, {"edges", edges}}.dump() + "\n";
 }
 
 struct Registration {

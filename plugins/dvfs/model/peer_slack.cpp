@@ -97,23 +97,18 @@ FloatGraph PeerLedger::graph(const std::vector<int>& ranks) const
 {
   FloatGraph g;
   std::unordered_map<int, size_t> dense, first_node;
+  // A rank's own least gap may be a wait it always has: communicating takes the run's least.
+  double least = -1;
   for (size_t i = 0; i < ranks.size(); ++i) {
     dense[ranks[i]]      = i;
     first_node[ranks[i]] = g.nodes.size();
-    double gap           = -1;
     for (auto const& f : floats(ranks[i])) {
       g.nodes.push_back(FloatGraph::Node{i, f.start, f.t_comp});
-      if (f.t_lib >= 0 && (gap < 0 || f.t_lib < gap))
-        gap = f.t_lib;
+      if (f.t_lib >= 0 && (least < 0 || f.t_lib < least))
+        least = f.t_lib;
     }
-    g.gap.push_back(gap);
   }
-  // A rank's own least gap may be a wait it always has: communicating takes the run's least.
-  double least = -1;
-  for (double gap : g.gap)
-    if (gap >= 0 && (least < 0 || gap < least))
-      least = gap;
-  std::fill(g.gap.begin(), g.gap.end(), std::max(0.0, least));
+  g.gap.assign(ranks.size(), std::max(0.0, least));
   for (auto const& c : consumed_) {
     if (!dense.count(c.from) || !dense.count(c.to) || c.needed_by >= floats(c.to).size())
       continue; // its receiver never computed again

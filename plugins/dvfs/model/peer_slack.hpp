@@ -102,8 +102,8 @@ public:
   };
   // With keep_floats: the rank's computations in order (empty otherwise).
   const std::vector<ComputationFloat>& floats(int rank) const;
-  // With keep_floats: the run's computations and the messages between them (float_schedule.hpp),
-  // the ranks numbered by their position in `ranks`; a rank not listed is left out.
+  // With keep_floats: the run's computations and the messages between them (FloatGraph), the
+  // ranks numbered by their position in `ranks`; a rank not listed is left out.
   FloatGraph graph(const std::vector<int>& ranks) const;
 
 private:
