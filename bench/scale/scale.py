@@ -130,9 +130,11 @@ class Size:
                 s = summary(self.run_dir(side))
                 r[side].update(transfers=s["messages"], makespan=s["makespan_s"], library=s.get("simgrid_library", "?"),
                                speedup=statistics.median(b[0] / o[0] for b, o in zip(sides["bare"], runs)))
-        r["transfers"] = r[variants[0]]["transfers"]  # the allreduce decides a collective's transfers
         if len({(allreduce_of(v), r[v]["transfers"]) for v in variants}) != len({allreduce_of(v) for v in variants}):
             sys.exit(f"scale: variants with the same allreduce count different transfers at {self.ranks} ranks")
+        # The allreduce decides a collective's transfers: bare SimGrid's are those of a variant with its allreduce.
+        r["transfers"] = r[next(v for v in variants if allreduce_of(v) is None)]["transfers"]
+        r["bare_allreduce"] = self.args.allreduce or None
         bare_log = open(base + "-bare.log").read()
         r["bare"]["makespan"] = float(bare_log.rsplit("Simulation time ", 1)[1].split()[0])
         if not self.args.no_reference:  # one reference per allreduce in use
@@ -204,15 +206,15 @@ def print_row(ranks, r, variants):
         rel = abs(r[v]["makespan"] - ref) / ref
         r[v]["rel"] = rel
         row += (f" | {r[v]['cpu']:19.2f} {rate(v):7.0f} {r[v]['rss']:7.0f} {r[v]['speedup']:7.2f}x {rel:8.1e}")
-    first = r[variants[0]]["makespan"]
-    print(row + f" | {first:12.9f} {(first - r['bare']['makespan']) / r['bare']['makespan']:+9.2e}", flush=True)
+    same = next(v for v in variants if allreduce_of(v) is None)  # bare SimGrid's allreduce
+    ours = r[same]["makespan"]
+    print(row + f" | {ours:12.9f} {(ours - r['bare']['makespan']) / r['bare']['makespan']:+9.2e}", flush=True)
     for v in (v for v in variants if allreduce_of(v) not in (None, r["bare_allreduce"])):
-        same = next((w for w in variants if allreduce_of(w) is None), None)
-        if same:  # a model change, not a speed-up alone: say what it does to the prediction
-            effect = (r[v]["makespan"] - r[same]["makespan"]) / r[same]["makespan"]
-            print(f"      {v}: smpi/allreduce:{allreduce_of(v)} changes the makespan by {effect:+.3%} "
-                  f"({r[v]['makespan']:.9f} s against {r[same]['makespan']:.9f} s) and simulates "
-                  f"{r[v]['transfers']:,} transfers instead of {r[same]['transfers']:,}", flush=True)
+        # a model change, not a speed-up alone: say what it does to the prediction
+        effect = (r[v]["makespan"] - r[same]["makespan"]) / r[same]["makespan"]
+        print(f"      {v}: smpi/allreduce:{allreduce_of(v)} changes the makespan by {effect:+.3%} "
+              f"({r[v]['makespan']:.9f} s against {r[same]['makespan']:.9f} s) and simulates "
+              f"{r[v]['transfers']:,} transfers instead of {r[same]['transfers']:,}", flush=True)
 
 
 def targets(r, variants):
@@ -247,10 +249,13 @@ def main():
     if args.pairs < 5:
         sys.exit("scale: --pairs must be at least 5 (median of at least 5 alternated rounds)")
     variants = args.simgrid.split(",")
-    if "patched" in variants and not os.path.exists(os.path.join(args.build, "simgrid-prefix", "CHECKED")):
+    if any(library_of(v) == "patched" for v in variants) and not os.path.exists(os.path.join(args.build, "simgrid-prefix", "CHECKED")):
         print("scale: no checked patched SimGrid in BUILD/simgrid-prefix (scripts/build-simgrid.sh): "
               "haec run on Debian's library only")
         variants = [v for v in variants if library_of(v) != "patched"] or ["debian"]
+    if all(allreduce_of(v) is not None for v in variants):
+        sys.exit("scale: --simgrid needs one variant without its own allreduce (bare SimGrid's transfers are counted "
+                 "from it); add e.g. 'patched'")
     args.simgrid = variants[0]
     work = os.path.join(args.build, "bench-scale")
     os.makedirs(work, exist_ok=True)
@@ -258,7 +263,6 @@ def main():
     ok = True
     for ranks in (int(s) for s in args.sizes.split(",")):
         r = Size(args, work, ranks).measure(variants)
-        r["bare_allreduce"] = args.allreduce or None
         print_row(ranks, r, variants)
         if ranks == 4096:
             ok = targets(r, variants) and ok
