@@ -56,7 +56,6 @@ void add_replay_results(Results& results);   // replay_actions.cpp: replay's mes
 void add_traffic_stats_results(Results& results, bool app_observed); // traffic_stats.cpp
 // Trace replay: the calling rank enters an action ("MPI_Isend@trace:3:5"); it leaves it through
 // haec_suite_mpi_exit() as a PMPI call does.
-void enter_named_site(const std::string& text); // mpi_calls.cpp
 uint32_t named_site(const std::string& text);   // mpi_calls.cpp: its id, for a caller that keeps it
 void enter_site(uint32_t site);                 // mpi_calls.cpp: a site named before
 bool replaying();                            // replay_actions.cpp: a trace is being replayed

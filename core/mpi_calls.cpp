@@ -262,13 +262,7 @@ void add_call_results(Results& results)
     results.add_check(not_checked("ranks_finalized", "the number of ranks is unknown without haec/run (haec run)"));
 }
 
-// Trace replay (replay_actions.cpp): an action entered, named by its text rather than an address.
-void enter_named_site(const std::string& text)
-{
-  if (sg4::Actor::self() != nullptr)
-    entered(calls().table.site(text));
-}
-
+// Trace replay (replay_actions.cpp): actions are named by their text rather than an address.
 uint32_t named_site(const std::string& text)
 {
   return calls().table.site(text);

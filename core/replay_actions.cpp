@@ -21,10 +21,16 @@
 
 #include <dlfcn.h>
 
+#include <boost/container_hash/hash.hpp>
+
+#include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -165,6 +171,58 @@ void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
   }
 }
 
+// A point-to-point action's site, found from its identifying fields (peer, tag: integers in a TI
+// trace) by their values. Its text is built and interned only on first sight, so an action costs
+// no string building or string hashing. A field that is not a canonical integer takes the text
+// path every time, which names it exactly as before.
+class FieldSites {
+public:
+  FieldSites(std::string base, size_t fields) : base_(std::move(base)), fields_(fields) {}
+
+  uint32_t site(const simgrid::xbt::ReplayAction& a)
+  {
+    Key key;
+    key.fill(kAbsent);
+    for (size_t i = 0; i < fields_ && 2 + i < a.size(); ++i)
+      if (!canonical_integer(a[2 + i], key[i]))
+        return named_site(text(a));
+    auto [it, fresh] = ids_.try_emplace(key, 0);
+    if (fresh)
+      it->second = named_site(text(a));
+    return it->second;
+  }
+
+private:
+  using Key = std::array<long long, 3>;
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return boost::hash_range(k.begin(), k.end()); }
+  };
+  static constexpr long long kAbsent = std::numeric_limits<long long>::min();
+
+  // "12" -> 12; "012", "+1", "-0", "1x" are not canonical (their text would name another site).
+  static bool canonical_integer(const std::string& s, long long& value)
+  {
+    const bool negative = !s.empty() && s[0] == '-';
+    const size_t digits = negative ? 1 : 0;
+    if (s.size() <= digits || (s[digits] == '0' && (negative || s.size() > 1)))
+      return false;
+    const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+    return error == std::errc() && end == s.data() + s.size();
+  }
+
+  std::string text(const simgrid::xbt::ReplayAction& a) const
+  {
+    std::string t = base_;
+    for (size_t i = 2; i < 2 + fields_ && i < a.size(); ++i)
+      t.append(1, ':').append(a[i]);
+    return t;
+  }
+
+  std::string base_;
+  size_t fields_;
+  std::unordered_map<Key, uint32_t, KeyHash> ids_;
+};
+
 void register_wrapped(const char* action_name, const action_fun& function)
 {
   const std::string action = action_name;
@@ -174,19 +232,15 @@ void register_wrapped(const char* action_name, const action_fun& function)
   const std::string base   = function_name(action) + "@trace";
   // An action without identifying fields has one site: named once, on its first occurrence.
   std::optional<uint32_t> sole_site;
-  real_register()(action_name, [function, base, fields, polling, counted, sole_site](simgrid::xbt::ReplayAction& a) mutable {
+  // Shared, so that every copy SimGrid makes of the wrapper uses one cache.
+  auto sites = std::make_shared<FieldSites>(base, fields);
+  real_register()(action_name, [function, base, fields, polling, counted, sole_site, sites](simgrid::xbt::ReplayAction& a) mutable {
     if (fields == 0) {
       if (!sole_site)
         sole_site = named_site(base);
       enter_site(*sole_site);
     } else {
-      // One buffer for every action (actors take turns, and entering a site does not yield): a
-      // known site costs no allocation.
-      static std::string site;
-      site.assign(base);
-      for (size_t i = 2; i < 2 + fields && i < a.size(); ++i)
-        site.append(1, ':').append(a[i]);
-      enter_named_site(site);
+      enter_site(sites->site(a));
     }
     if (counted != Counted::No)
       messages().on_action(counted, a);

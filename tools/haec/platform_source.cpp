@@ -1,10 +1,9 @@
 #include "platform_source.hpp"
 #include "atomic_file.hpp"
+#include "disk_cache.hpp"
 #include "input_error.hpp"
 #include "simgrid_child.hpp"
 #include "text.hpp"
-
-#include <simgrid/s4u.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,71 +30,58 @@ void fill_from_topology(ResolvedPlatform& p)
   p.cores.assign(p.nodes.size(), topo.spec().node.cores);
 }
 
-// Whether a host names its power: a profile, or the old SimGrid names (the power plugin explains those).
-bool names_power(const simgrid::s4u::Host& host)
-{
-  for (const char* name : {"wattage_per_state", "haec:wattage_calibration", "watt_per_state", "watt_off"})
-    if (host.get_property(name) != nullptr)
-      return true;
-  return false;
-}
-
-// In the child: after the hosts, a line "routes" and per source host the links of SimGrid's route
-// to every host (0 to itself), the count a transfer between them crosses.
-void print_route_links(const std::vector<simgrid::s4u::Host*>& hosts)
-{
-  if (hosts.size() > kRouteTableHosts)
-    return;
-  std::printf("routes\n");
-  std::vector<simgrid::s4u::Link*> links;
-  for (auto* src : hosts) {
-    for (auto* dst : hosts) {
-      links.clear();
-      if (src != dst)
-        src->route_to(dst, links, nullptr);
-      std::printf("%zu ", links.size());
-    }
-    std::printf("\n");
-  }
-}
-
 void read_route_links(std::istream& in, ResolvedPlatform& p)
 {
   const size_t n = p.nodes.size();
   p.route_links.resize(n * n);
   for (size_t k = 0; k < n * n; ++k)
     if (!(in >> p.route_links[k]))
-      throw InputError("--platform " + p.xml_path, "route lengths were not all reported by the SimGrid child",
+      throw InputError("--platform " + p.xml_path, "route lengths were not all reported by haec-simgrid-probe",
                        "report this as a bug");
 }
 
-// SimGrid aborts on many XML errors, so the platform is loaded in a child process that reports
-// its hosts ("name x,y,z haec:prop,... power|none" per line, "-" for none) and their routes' lengths
-// through a pipe; a failure becomes one line of ours.
+// SimGrid aborts on many XML errors, so the platform is loaded by haec-simgrid-probe, which
+// reports its hosts ("name x,y,z haec:prop,... power|none cores" per line, "-" for none) and their
+// routes' lengths; a failure becomes one line of ours.
+std::string probe_xml(const std::string& xml_path)
+{
+  ChildOutput child = run_simgrid_probe({"platform", xml_path});
+  if (!child.ok)
+    throw InputError("--platform " + xml_path,
+                     "SimGrid cannot load it (" + (child.first_error.empty() ? "no message" : child.first_error) + ")",
+                     "fix the XML or generate a platform with `haec platform`");
+  return child.out;
+}
+
+// The probe of an unchanged platform, by an unchanged probe program and SimGrid library, is remembered
+// (disk_cache.hpp): loading the XML and tracing every route costs more than a short replay's
+// whole overhead. Empty when a file cannot be seen (no caching then).
+std::string probe_key(const std::string& xml_path)
+{
+  const std::string xml = file_identity(xml_path), probe = file_identity(simgrid_probe_program()),
+                    library = file_identity(HAEC_SIMGRID_LIBRARY);
+  if (xml.empty() || probe.empty() || library.empty())
+    return {};
+  return "haec XML platform probe\n" + xml + probe + library;
+}
+
+std::string probe_xml_cached(const std::string& xml_path)
+{
+  const DiskCache cache("platform-probes");
+  const std::string key = probe_key(xml_path);
+  if (auto known = cache.find(key))
+    return *known;
+  std::string hosts = probe_xml(xml_path);
+  cache.store(key, hosts);
+  return hosts;
+}
+
+// An XML platform's hosts, properties, cores and route lengths, as SimGrid reads them.
 void fill_from_xml(ResolvedPlatform& p)
 {
   if (!std::filesystem::is_regular_file(p.xml_path))
     throw InputError("--platform " + p.xml_path, "no such platform file", "give an existing SimGrid XML file or a spec such as haec-box:3x3x3");
-  ChildOutput child = in_simgrid_child({}, [&p] {
-    auto* engine = simgrid::s4u::Engine::get_instance();
-    engine->load_platform(p.xml_path);
-    for (auto* host : engine->get_all_hosts()) {
-      const char* c = host->get_property("haec:coords");
-      std::string props;
-      if (auto* all = host->get_properties())
-        for (auto const& [key, value] : *all)
-          if (key.rfind("haec:", 0) == 0)
-            props += (props.empty() ? "" : ",") + key;
-      std::printf("%s %s %s %s %d\n", host->get_cname(), c && *c ? c : "-", props.empty() ? "-" : props.c_str(),
-                  names_power(*host) ? "power" : "none", host->get_core_count());
-    }
-    print_route_links(engine->get_all_hosts());
-  });
-  if (!child.ok)
-    throw InputError("--platform " + p.xml_path,
-                     "SimGrid cannot load it (" + (child.first_error.empty() ? "no message" : child.first_error) + ")",
-                     "fix the XML or generate a platform with `haec platform`");
-  const std::string& hosts = child.out;
+  const std::string hosts = probe_xml_cached(p.xml_path);
   std::istringstream hs(hosts);
   int index = 0;
   bool routes = false;
