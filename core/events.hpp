@@ -61,6 +61,9 @@ struct TransferCompleted {
   const simgrid::s4u::Host* dst;
   const std::vector<simgrid::s4u::Link*>* route      = nullptr;
   const std::vector<simgrid::s4u::Link*>* back_route = nullptr;
+  // When recording: the links it crossed (its route, static or not) as the core's link ids
+  // (link_of_id, run.hpp), interned per route, so a subscriber can index instead of hashing.
+  const std::vector<uint32_t>* link_ids = nullptr;
 };
 
 // A rank enters (begin) or leaves a polling call (MPI_Test*, a replayed test).

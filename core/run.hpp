@@ -69,6 +69,8 @@ using TransferModel = std::function<TransferTiming(double size, uint64_t payload
                                                    const std::vector<simgrid::s4u::Link*>& links)>;
 // Installs the link model (at most one). Without one, transfers are only observed when recording.
 void set_transfer_model(TransferModel model);
+// The link a core link id names (TransferCompleted::link_ids); ids are dense, from 0.
+const simgrid::s4u::Link* link_of_id(uint32_t id);
 
 // --- results ------------------------------------------------------------------------------
 // Called at the end of a recording run, in plugin order, before any file is written: add files,

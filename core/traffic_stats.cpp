@@ -29,6 +29,7 @@ struct TrafficStats {
   SizeHistogram sizes;
   LinkUsage links;
   std::unordered_map<const sg4::Link*, uint32_t> ids;
+  std::vector<const sg4::Link*> link_of; // id -> link
   // Every route seen, with its links' ids: the entries never move, so transfers keep a pointer.
   std::unordered_map<std::vector<sg4::Link*>, std::vector<uint32_t>, boost::hash<std::vector<sg4::Link*>>> routes;
   std::optional<Snapshots> snapshots;
@@ -51,6 +52,9 @@ uint32_t TrafficStats::id_of(const sg4::Link* link)
   const char* type = link->get_property("haec:type");
   const uint32_t id = links.add_link(LinkInfo{link->get_name(), type ? type : "", link->get_bandwidth()});
   ids.emplace(link, id);
+  if (link_of.size() <= id)
+    link_of.resize(id + 1, nullptr);
+  link_of[id] = link;
   return id;
 }
 
@@ -122,6 +126,17 @@ const std::vector<uint32_t>& route_ids(const std::vector<sg4::Link*>& route)
     ids.push_back(s.id_of(l));
   return s.routes.emplace(route, std::move(ids)).first->second;
 }
+
+} // namespace haec::core::parts
+
+namespace haec::core {
+const sg4::Link* link_of_id(uint32_t id)
+{
+  return parts::stats().link_of.at(id);
+}
+} // namespace haec::core
+
+namespace haec::core::parts {
 
 double route_latency(const std::vector<sg4::Link*>& route)
 {

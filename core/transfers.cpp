@@ -280,7 +280,8 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
   if (routed)
     platform::message_routing()->end(done.route_token);
   bus().transfer_completed.publish(TransferCompleted{done.transfer, done.src, done.dst, routed ? &done.route : nullptr,
-                                                     routed ? &done.back_route : nullptr});
+                                                     routed ? &done.back_route : nullptr,
+                                                     recording() ? done.link_ids : nullptr});
 }
 
 void Transfers::add_results(Results& results) const

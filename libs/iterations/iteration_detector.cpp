@@ -100,13 +100,20 @@ bool IterationDetector::feed(uint64_t key)
   if (mode_ == Mode::Every)
     return key == user_key_ && ++count_ % every_ == 0;
 
-  const long i = n_;
-  ring_[static_cast<size_t>(i % static_cast<long>(ring_.size()))] = key;
-  if (anchor_ == Anchor::None) // while locked, the runs are not needed: O(1) per call
+  const long i      = n_;
+  const size_t size = ring_.size();
+  const size_t slot = static_cast<size_t>(i % static_cast<long>(size));
+  ring_[slot]       = key;
+  if (anchor_ == Anchor::None) { // while locked, the runs are not needed: O(1) per call
+    // at(i - p) for p = 1, 2, ...: the ring walked backwards from the slot just written (no
+    // division per period: this loop is the detector's cost until it locks).
+    size_t back = slot;
     for (int p = 1; p <= opt_.max_period; ++p) {
+      back   = back == 0 ? size - 1 : back - 1;
       int& r = run_[static_cast<size_t>(p)];
-      r      = (i >= p && at(i - p) == key) ? r + 1 : 0;
+      r      = (i >= p && ring_[back] == key) ? r + 1 : 0;
     }
+  }
   ++n_;
   if (anchor_ == Anchor::None && !try_lock())
     return false;

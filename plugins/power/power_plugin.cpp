@@ -99,6 +99,10 @@ private:
   std::vector<std::string> host_names_;
   std::vector<LinkInfo> links_;
   std::unordered_map<const sg4::Link*, size_t> link_index_;
+  // The core's link id -> index in links_ (kNotPowered: no power model; kUnknown: not looked up).
+  static constexpr long kNotPowered = -1, kUnknown = -2;
+  std::vector<long> index_of_core_link_;
+  const std::vector<size_t>& crossed(const std::vector<uint32_t>& core_link_ids);
   // Looked up once per transfer: hashed
   using HostPair = std::pair<const sg4::Host*, const sg4::Host*>;
   std::unordered_map<HostPair, std::vector<size_t>, boost::hash<HostPair>> routes_;
@@ -538,6 +542,24 @@ void PowerPlugin::on_polling(const core::Polling& p)
   }
 }
 
+// The links of ours among those the core names by id (an index per link, no route lookup).
+const std::vector<size_t>& PowerPlugin::crossed(const std::vector<uint32_t>& core_link_ids)
+{
+  taken_ids_.clear();
+  for (uint32_t core_id : core_link_ids) {
+    if (core_id >= index_of_core_link_.size())
+      index_of_core_link_.resize(core_id + 1, kUnknown);
+    long& index = index_of_core_link_[core_id];
+    if (index == kUnknown) {
+      auto li = link_index_.find(core::link_of_id(core_id));
+      index   = li == link_index_.end() ? kNotPowered : static_cast<long>(li->second);
+    }
+    if (index != kNotPowered)
+      taken_ids_.push_back(static_cast<size_t>(index));
+  }
+  return taken_ids_;
+}
+
 void PowerPlugin::on_transfer(const core::TransferCompleted& e)
 {
   const core::Transfer& t = e.transfer;
@@ -545,7 +567,7 @@ void PowerPlugin::on_transfer(const core::TransferCompleted& e)
   // value * bw_factor, so a link's usage integrates to size / bw_factor (link_bytes). Without
   // that figure: the payload plus SMPI's envelope.
   const double occupied = t.link_bytes >= 0 ? t.link_bytes : static_cast<double>(t.bytes) + envelope_;
-  for (size_t id : route_of(e.route, e.src, e.dst)) {
+  for (size_t id : e.link_ids ? crossed(*e.link_ids) : route_of(e.route, e.src, e.dst)) {
     links_[id].bytes += occupied;
     links_[id].payload += static_cast<double>(t.bytes);
   }
