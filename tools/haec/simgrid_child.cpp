@@ -47,6 +47,8 @@ std::string simgrid_probe_program()
 ChildOutput run_simgrid_probe(const std::vector<std::string>& args)
 {
   const std::string program = simgrid_probe_program();
+  if (::access(program.c_str(), X_OK) != 0)
+    throw std::runtime_error(program + " is missing: haec needs it next to itself (rebuild: scripts/build.sh)");
   int out_pipe[2], err_pipe[2];
   if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
     throw std::runtime_error("cannot create a pipe");
