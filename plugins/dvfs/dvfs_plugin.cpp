@@ -124,7 +124,7 @@ private:
   std::unordered_map<const sg4::Activity*, std::pair<long, HostDvfs*>> exec_pid_; // exec -> rank, host
   std::vector<IterationRecord> iterations_;
   std::map<int, HostDvfs*> host_of_rank_;
-  std::optional<PeerLedger> peers_; // peer_slack or peer_float: whom each rank waited for
+  std::optional<PeerLedger> peers_; // peer_slack, peer_float or peer_chain: whom each rank waited for
   int live_ranks_ = 0;
   bool finished_  = false;
   double switch_energy_j_ = 0;
@@ -554,7 +554,7 @@ void DvfsPlugin::add_optimum(core::Results& results, const std::vector<Iteration
   }
 }
 
-// With peer_slack or peer_float: the saving reachable without moving any other event, each
+// With peer_slack, peer_float or peer_chain: the saving reachable without moving any other event, each
 // computation stretched only into its free float (peer_slack.hpp), and the run's graph for
 // scripts/dvfs_float_lp.py. Only when every governed host holds one rank (messages name their
 // ranks only then) and the messages explain the run's schedule (its racing makespan is the run's).
