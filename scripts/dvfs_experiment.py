@@ -10,7 +10,7 @@ table for performance and for the best governor. Writes everything to OUT (summa
 
   scripts/dvfs_experiment.py [--build build] [--out results/dvfs] [--iters 120] [--pattern ondes3d]
                              [--params "peer_slack=1;peer_float=1"]
-With --params (haec/dvfs/params, given to every governor) containing peer_slack or peer_float,
+With --params (haec/dvfs/params, given to every governor) containing peer_slack, peer_float or peer_chain,
 the performance run also reports the free-float bound (plugins/dvfs/README.md).
 """
 import argparse

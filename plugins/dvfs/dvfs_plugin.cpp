@@ -124,7 +124,7 @@ private:
   std::unordered_map<const sg4::Activity*, std::pair<long, HostDvfs*>> exec_pid_; // exec -> rank, host
   std::vector<IterationRecord> iterations_;
   std::map<int, HostDvfs*> host_of_rank_;
-  std::optional<PeerLedger> peers_; // peer_slack or peer_float: whom each rank waited for
+  std::optional<PeerLedger> peers_; // peer_slack, peer_float or peer_chain: whom each rank waited for
   int live_ranks_ = 0;
   bool finished_  = false;
   double switch_energy_j_ = 0;
@@ -219,8 +219,9 @@ void DvfsPlugin::set_delay_watts()
 void DvfsPlugin::subscribe()
 {
   auto& bus = core::bus();
-  if (config_.params.peer_slack || config_.params.peer_float) {
-    peers_.emplace(config_.params.peer_slack, config_.params.peer_float, config_.governor == "performance");
+  if (config_.params.peer_slack || config_.params.peer_float || config_.params.peer_chain > 0) {
+    peers_.emplace(config_.params.peer_slack, config_.params.peer_float, config_.governor == "performance",
+                   config_.params.peer_chain > 0);
     bus.transfer_completed.subscribe([this](const core::TransferCompleted& t) { on_transfer(t); });
   }
   bus.computation_started.subscribe([this](const core::ComputationStarted& e) { on_computation_started(e); });
@@ -283,6 +284,8 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
     rt.pending             = false;
     host_of_rank_[rt.rank] = hd;
   }
+  const uint32_t region = core::current_region();
+  rt.comp_key = rt.keys.key(region == core::kNoRegion ? 0 : region + 1); // the ledger needs it (peer_chain)
   // The previous computation's MPI time ends here: the governor learns it.
   if (rt.pending) {
     // The slack this task left is the time its host stayed idle until the rank computes again:
@@ -296,12 +299,10 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
     rt.pending = false;
     note_slack(rt, now);
   } else if (peers_) {
-    peers_->computation_starts(rt.rank, now, 0);
+    peers_->computation_starts(rt.rank, now, 0, rt.comp_key);
   }
-  const uint32_t region = core::current_region();
   rt.comp_start = now;
   rt.comp_flops = exec.get_cost();
-  rt.comp_key   = rt.keys.key(region == core::kNoRegion ? 0 : region + 1);
   exec_pid_[&exec] = {pid, hd};
   Plan plan = hd->governor->on_task_start(rt.comp_key, rt.comp_flops, rt.local);
   // Several ranks computing on the host at once (over-decomposition): one rank's slack is not
@@ -321,7 +322,7 @@ void DvfsPlugin::note_slack(RankTrack& rt, double now)
     rt.t_lib_floor = rt.last.t_lib;
   double wait = rt.last.t_lib - rt.t_lib_floor;
   if (peers_)
-    wait = peers_->computation_starts(rt.rank, now, wait);
+    wait = peers_->computation_starts(rt.rank, now, wait, rt.comp_key);
   if (!timed)
     return;
   const double ratio = wait / rt.last.t_comp;
@@ -350,7 +351,8 @@ void DvfsPlugin::on_computation_ended(const core::ComputationEnded& e)
   rt.last       = TaskRecord{rt.comp_key, rt.comp_flops, end - rt.comp_start, 0, rt.comp_start};
   rt.last_end   = end;
   if (peers_)
-    peers_->computation_ended(rt.rank, end, rt.last.t_comp, rt.comp_flops / ran_on->governor->table().fastest_speed());
+    peers_->computation_ended(rt.rank, end, rt.last.t_comp, rt.comp_flops / ran_on->governor->table().fastest_speed(),
+                              rt.comp_key);
   rt.pending    = true;
   rt.iter.flops += rt.comp_flops;
   rt.iter.t_comp += end - rt.comp_start;
@@ -382,6 +384,8 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
   const PeerLedger::Share peer = peers_ ? peers_->close_iteration(rt.rank) : PeerLedger::Share{};
   if (done_slack >= 0 && peer.float_ratio >= 0) // its messages' float at racing ranks (peer_float)
     done_slack = std::min(done_slack, peer.float_ratio);
+  if (done_slack >= 0 && peer.chain_ratio >= 0) // its chains' float, shared (peer_chain)
+    done_slack = std::min(done_slack, config_.params.peer_chain * peer.chain_ratio);
   if (done.iteration > 0)
     apply(*rt.host, rt.host->governor->on_iteration(
                         IterationStats{rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration(),
@@ -550,7 +554,7 @@ void DvfsPlugin::add_optimum(core::Results& results, const std::vector<Iteration
   }
 }
 
-// With peer_slack or peer_float: the saving reachable without moving any other event, each
+// With peer_slack, peer_float or peer_chain: the saving reachable without moving any other event, each
 // computation stretched only into its free float (peer_slack.hpp), and the run's graph for
 // scripts/dvfs_float_lp.py. Only when every governed host holds one rank (messages name their
 // ranks only then) and the messages explain the run's schedule (its racing makespan is the run's).

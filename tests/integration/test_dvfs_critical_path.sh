@@ -14,7 +14,8 @@
 #     wait must last 16 iterations to be slack) it is not longer than by default and still saves;
 #     with peer-aware slack (peer_slack=1, and with peer_float=1 too) it is not longer than by
 #     default, still saves, and differs from the default (the messages' peers reach the governor);
-#     replayed twice, identical to the bit.
+#     replayed twice, identical to the bit; and so with the chain float cap (peer_chain=1), which
+#     also keeps the 30-iteration ondes3d run within +1 % and saving.
 set -euo pipefail
 build="$(cd "$1" && pwd)"
 haec="$build/bin/haec"
@@ -66,6 +67,11 @@ for run in 1 2; do
     --out h-lg-float$run --quiet
 done
 cmp h-lg-float1/hosts.csv h-lg-float2/hosts.csv && cmp h-lg-float1/iterations.csv h-lg-float2/iterations.csv
+for run in 1 2; do
+  "$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:peer_chain=1 --out h-lg-chain$run --quiet
+done
+cmp h-lg-chain1/hosts.csv h-lg-chain2/hosts.csv && cmp h-lg-chain1/iterations.csv h-lg-chain2/iterations.csv
+"$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg haec/dvfs/params:peer_chain=1 --out s-lg-chain --quiet
 
 B=cluster:8,preset=taurus-node
 record $B 8 u/u.txt --iters 15 --pattern uniform
@@ -73,6 +79,7 @@ governors="performance powersave ondemand conservative adagio adagio-improved la
 for g in $governors; do
   "$haec" run --platform $B --replay u/u.txt --governor $g --out u-$g --quiet
 done
+"$haec" run --platform $B --replay u/u.txt --governor lagrange --cfg haec/dvfs/params:peer_chain=1 --out u-lagrange-chain --quiet
 
 GOVERNORS="$governors" $py - <<'PY'
 import json, os
@@ -114,14 +121,19 @@ for d, ok in [("h-lagrange", lambda dm, saving: dm <= 0.01 and saving > 0), ("h-
 hm, hd = summary("h-lg-memory"), summary("h-lagrange")
 report.append("hotspot h-lg-memory %+.3f %% makespan, %.2f %% saving" % (100 * (hm["makespan_s"] / hb["makespan_s"] - 1), 100 * (1 - hm["energy_j"] / hb["energy_j"])))
 assert hm["makespan_s"] <= hd["makespan_s"] * (1 + 1e-9) and hm["energy_j"] < hb["energy_j"], ("hotspot memory", hm["makespan_s"], hd["makespan_s"])
-# Peer-aware slack: measured peer_slack=1 +0.225 % / 4.52 %, with peer_float=1 +0.000 % / 3.44 %.
-for d in ["h-lg-peer", "h-lg-float1"]:
+# Peer-aware slack: measured peer_slack=1 +0.225 % / 4.52 %, with peer_float=1 +0.000 % / 3.44 %,
+# peer_chain=1 +0.000 % / 3.55 % (README, "Chain float").
+for d in ["h-lg-peer", "h-lg-float1", "h-lg-chain1"]:
     s = summary(d)
     report.append("hotspot %s %+.3f %% makespan, %.2f %% saving" % (d, 100 * (s["makespan_s"] / hb["makespan_s"] - 1), 100 * (1 - s["energy_j"] / hb["energy_j"])))
     assert s["makespan_s"] <= hd["makespan_s"] * (1 + 1e-9) and s["energy_j"] < hb["energy_j"], ("hotspot peer", d, s["makespan_s"])
     assert s["energy_j"] != hd["energy_j"], ("peer-aware slack changed nothing", d)
+# The chain float cap on ondes3d (30 iterations): measured +0.000 % / 1.82 % (default +0.000 % / 2.39 %).
+sc, sd = summary("s-lg-chain"), summary("s-lagrange")
+report.append("s-lg-chain %+.3f %% makespan, %.2f %% saving" % (100 * (sc["makespan_s"] / T - 1), 100 * (1 - sc["energy_j"] / E)))
+assert sc["makespan_s"] <= T * 1.01 and sc["energy_j"] < E and sc["energy_j"] != sd["energy_j"], ("ondes3d chain", sc["makespan_s"], sc["energy_j"])
 # Balanced run: no slack anywhere.
-u = {g: summary("u-" + g)["makespan_s"] for g in os.environ["GOVERNORS"].split()}
+u = {g: summary("u-" + g)["makespan_s"] for g in os.environ["GOVERNORS"].split() + ["lagrange-chain"]}
 for g, t in u.items():
     if g not in ("powersave", "adagio"):
         assert t <= u["performance"] * 1.001, ("balanced run lengthened", g, t, u["performance"])

@@ -2,6 +2,7 @@
 // the blame and the message float, hand-computed.
 #include "dvfs_test_support.hpp"
 #include "governor.hpp"
+#include "input_error.hpp"
 #include "lagrange.hpp"
 #include "peer_slack.hpp"
 
@@ -122,9 +123,71 @@ TEST(DvfsPeerSlack, ParametersParsed)
   GovernorParams p;
   EXPECT_FALSE(p.peer_slack);
   EXPECT_FALSE(p.peer_float);
-  apply_params(p, "peer_slack=1;peer-float=true", "t");
+  EXPECT_EQ(p.peer_chain, 0);
+  apply_params(p, "peer_slack=1;peer-float=true;peer_chain=0.5", "t");
   EXPECT_TRUE(p.peer_slack);
   EXPECT_TRUE(p.peer_float);
+  EXPECT_EQ(p.peer_chain, 0.5);
+  p.peer_chain = -1;
+  EXPECT_THROW(check_params(p, "t"), haec::InputError);
+}
+
+TEST(DvfsPeerSlack, ChainEndsAtACriticalRank)
+{
+  // Rank 2 (task 3) sends to rank 1 (task 2), which sends to rank 0 (task 1), racing and never
+  // waiting: critical. Rank 1 waits 0.1 s, but its message reaches rank 0 just in time.
+  PeerLedger p(false, false, false, true);
+  for (int r = 0; r < 3; ++r)
+    p.computation_starts(r, 0, 0, static_cast<uint64_t>(r + 1));
+  p.computation_ended(2, 1.0, 1.0, 1.0, 3);
+  p.message(2, 1, 1.0, 1.1);
+  p.computation_ended(1, 1.5, 1.5, 1.5, 2);
+  p.message(1, 0, 1.5, 1.55);
+  p.computation_ended(0, 1.55, 1.55, 1.55, 1);
+  p.computation_starts(1, 1.6, 0.1, 2); // rank 2's message waited 0.5 s: chain 0.5 + 0 (task 2 not known yet)
+  p.computation_starts(0, 1.55, 0, 1);  // critical: rank 1's message had 0 s of float, and nothing after it
+  EXPECT_EQ(p.chain_float(1, 2), -1);   // learnt at the task's next occurrence
+  p.computation_ended(1, 3.0, 1.4, 1.5, 2);
+  p.computation_ended(2, 2.5, 1.0, 1.0, 3);
+  EXPECT_EQ(p.chain_float(1, 2), 0.0); // min(its own wait 0.1, float 0 at the critical rank)
+  EXPECT_NEAR(p.chain_float(2, 3), 0.5, 1e-12);
+  EXPECT_EQ(p.close_iteration(1).chain_ratio, 0.0);
+  EXPECT_NEAR(p.close_iteration(2).chain_ratio, 0.5 / 1.0, 1e-12);
+  EXPECT_EQ(p.close_iteration(0).chain_ratio, -1); // its task has not ended a second time
+}
+
+TEST(DvfsPeerSlack, ChainFloatAddsAlongTheChainOneHopPerIteration)
+{
+  // Every 1.5 s: rank 2 (task 12) races 1 s and sends to rank 1, 0.2 s before rank 1 needs it;
+  // rank 1 (task 11) runs slowed until 1.2 s, waits 0.3 s, and its message reaches rank 0 0.1 s
+  // before rank 0 (task 10, racing 1.4 s, no wait: critical) needs it. Rank 2 waits 0.5 s.
+  PeerLedger p(false, false, false, true);
+  for (int r = 0; r < 3; ++r)
+    p.computation_starts(r, 0, 0, static_cast<uint64_t>(10 + r));
+  auto ends = [&](double t) {
+    p.computation_ended(2, t + 1.0, 1.0, 1.0, 12);
+    p.message(2, 1, t + 1.0, t + 1.3);
+    p.computation_ended(1, t + 1.2, 1.2, 1.0, 11);
+    p.message(1, 0, t + 1.2, t + 1.4);
+    p.computation_ended(0, t + 1.4, 1.4, 1.4, 10);
+  };
+  auto starts = [&](double t) {
+    p.computation_starts(0, t + 1.5, 0, 10);
+    p.computation_starts(1, t + 1.5, 0.3, 11);
+    p.computation_starts(2, t + 1.5, 0.5, 12);
+  };
+  ends(0);
+  starts(0);
+  ends(1.5);
+  // Rank 1: min(its wait 0.3, 0.1 of float at the critical rank); rank 2: min(0.5, 0.2 + rank
+  // 1's chain, not known yet: 0).
+  EXPECT_NEAR(p.chain_float(1, 11), 0.1, 1e-12);
+  EXPECT_NEAR(p.chain_float(2, 12), 0.2, 1e-12);
+  EXPECT_EQ(p.chain_float(0, 10), 0.0);
+  starts(1.5);
+  ends(3.0);
+  EXPECT_NEAR(p.chain_float(1, 11), 0.1, 1e-12);      // min(0.3 + 0.1, 0.1)
+  EXPECT_NEAR(p.chain_float(2, 12), 0.2 + 0.1, 1e-12); // min(0.5 + 0.2, 0.2 + 0.1)
 }
 
 TEST(DvfsPeerSlack, FreeFloatOfAPerformanceRun)

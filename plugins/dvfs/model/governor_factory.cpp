@@ -58,6 +58,7 @@ void check_params(const GovernorParams& p, const std::string& what)
   non_negative(p.switch_energy, "switch energy", "give 0 or more joules");
   non_negative(p.mix_margin, "mix margin", "give a fraction, e.g. 0.03");
   non_negative(p.mix_margin_s, "mix margin seconds", "give seconds, e.g. 1e-4");
+  non_negative(p.peer_chain, "peer chain", "give the share of the chain float a rank may take, e.g. 1 (0: off)");
   if (!(p.adagio_factor >= 1) || !std::isfinite(p.adagio_factor))
     throw InputError(what, "adagio factor " + units::exact(p.adagio_factor) + " is below 1",
                      "give a factor >= 1, e.g. 1.1");
@@ -126,6 +127,8 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_growth = units::parse_bool(value, w);
     else if (key == "lagrange_memory")
       p.lagrange_memory = integer();
+    else if (key == "peer_chain")
+      p.peer_chain = num();
     else if (key == "peer_slack")
       p.peer_slack = units::parse_bool(value, w);
     else if (key == "peer_float")

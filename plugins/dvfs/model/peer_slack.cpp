@@ -19,9 +19,22 @@ double end_lateness(double start_lateness, double t_comp, double race)
   return start_lateness + std::max(0.0, t_comp - race);
 }
 
-void PeerLedger::computation_ended(int rank, double end, double t_comp, double race)
+void PeerLedger::computation_ended(int rank, double end, double t_comp, double race, uint64_t key)
 {
   Rank& r           = ranks_[rank];
+  r.key_before      = r.key;
+  r.key             = key;
+  if (chain_) { // the candidates offered since its last occurrence are its chain float
+    auto next = r.chain_next.find(key);
+    if (next != r.chain_next.end()) {
+      r.chain[key] = next->second;
+      r.chain_next.erase(next);
+      if (t_comp > 0) {
+        const double ratio = r.chain[key] / t_comp;
+        r.share.chain_ratio = r.share.chain_ratio < 0 ? ratio : std::min(r.share.chain_ratio, ratio);
+      }
+    }
+  }
   r.late_end_before = r.late_end;
   r.comp_before     = r.comp;
   r.late_end        = end_lateness(r.late_start, t_comp, race);
@@ -41,10 +54,11 @@ void PeerLedger::message(int from, int to, double sent, double arrival)
   const bool last_one = s.end <= sent;
   const size_t before = last_one ? 1 : 2; // the sending computation, counted from the last one ended
   ranks_[to].inbox.push_back(Heard{from, sent, arrival, last_one ? s.late_end : s.late_end_before,
-                                   last_one ? s.comp : s.comp_before, s.ended >= before ? s.ended - before : kNone});
+                                   last_one ? s.comp : s.comp_before, s.ended >= before ? s.ended - before : kNone,
+                                   last_one ? s.key : s.key_before});
 }
 
-double PeerLedger::computation_starts(int rank, double now, double wait)
+double PeerLedger::computation_starts(int rank, double now, double wait, uint64_t key)
 {
   Rank& r            = ranks_[rank];
   const Heard* last  = nullptr; // the last message that arrived while it waited
@@ -54,6 +68,8 @@ double PeerLedger::computation_starts(int rank, double now, double wait)
   const AttributedWait a = attribute_wait(wait, r.late_end, last ? last->late : -1);
   const double slack     = attribute_ ? a.slack : std::max(0.0, wait);
   blame_or_float(r, now, wait, a.slack, last);
+  if (chain_)
+    learn_chain(r, now, wait, key);
   if (keep_floats_)
     note_floats(rank, r, now);
   r.late_start = a.start_lateness;
@@ -77,6 +93,29 @@ void PeerLedger::blame_or_float(Rank& r, double now, double wait, double slack, 
         const double f    = (now - h.at) / h.comp;
         peer.float_ratio  = peer.float_ratio < 0 ? f : std::min(peer.float_ratio, f);
       }
+}
+
+void PeerLedger::offer_chain(Rank& r, uint64_t key, double candidate)
+{
+  auto [at, fresh] = r.chain_next.emplace(key, candidate);
+  if (!fresh)
+    at->second = std::min(at->second, candidate);
+}
+
+// The computation starting now (task `key`) can be later by its own chain float, learnt at its
+// last occurrence (not known yet: 0, nothing beyond the waits themselves). A rank that raced and
+// waited at most kCriticalWait per second of its last computation is taken as critical: nothing
+// before it may be later (the anchor that ends the chains; README, "Chain float").
+void PeerLedger::learn_chain(Rank& r, double now, double wait, uint64_t key)
+{
+  const auto known        = r.chain.find(key);
+  const bool critical     = r.raced && !(wait > kCriticalWait * r.comp);
+  const double downstream = critical || known == r.chain.end() ? 0.0 : known->second;
+  if (r.end >= 0)
+    offer_chain(r, r.key, std::max(0.0, wait) + downstream);
+  for (auto const& h : r.inbox)
+    if (h.index != kNone)
+      offer_chain(ranks_[h.from], h.key, std::max(0.0, now - h.at) + downstream);
 }
 
 // The MPI time after the rank's last computation ends now; each message it got was needed now.
@@ -123,6 +162,15 @@ PeerLedger::Share PeerLedger::close_iteration(int rank)
   Share share = r.share;
   r.share     = Share{};
   return share;
+}
+
+double PeerLedger::chain_float(int rank, uint64_t key) const
+{
+  auto r = ranks_.find(rank);
+  if (r == ranks_.end())
+    return -1;
+  auto c = r->second.chain.find(key);
+  return c == r->second.chain.end() ? -1 : c->second;
 }
 
 double PeerLedger::lateness(int rank) const

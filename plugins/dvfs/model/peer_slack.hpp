@@ -1,5 +1,5 @@
-// Peer-aware slack (issue 21; GovernorParams::peer_slack, peer_float): which rank a rank waited
-// for, and whether that wait is slack. Pure: the adapter reports computations and messages
+// Peer-aware slack (issue 21; GovernorParams::peer_slack, peer_float, peer_chain): which rank a
+// rank waited for, and whether that wait is slack. Pure: the adapter reports computations and messages
 // (sender and receiver rank, when each node holds one rank) and asks, when a rank's next
 // computation starts, how much of its wait was slack.
 //
@@ -21,6 +21,15 @@
 // the least float of its messages per second of the computation that sent them, so a rank slows
 // down only as far as its messages can be later without delaying a racing rank.
 //
+// peer_chain (chain float cap): a computation's *chain float* is how much later it could end
+// without delaying a computation that raced and hardly waited (taken as critical): along the
+// rank's next computation (its wait beyond the floor plus that one's chain float) and along
+// every message it sent (the message's float at its receiver plus the chain float of the
+// receiver's computation that needed it), the least. It is learnt backwards, one hop per
+// iteration, each task from its last occurrence (the run is taken as steady). A rank's slack
+// ratio is at most `share` x its computations' chain float per second of them: the float of a
+// chain is shared by the ranks along it, which all see it.
+//
 // Free float (the offline bound of a performance run with peer_slack or peer_float): a
 // computation can be stretched, delaying no other event, by the least of the wait after it and
 // the float of every message sent after it (at every receiver, racing or not). The run's graph
@@ -30,6 +39,7 @@
 #include "offline_optimum.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <unordered_map>
 #include <vector>
@@ -72,27 +82,31 @@ double end_lateness(double start_lateness, double t_comp, double race);
 class PeerLedger {
 public:
   // keep_floats: remember every computation's free float (ComputationFloat) for the offline bound.
-  PeerLedger(bool attribute, bool float_cap, bool keep_floats = false)
-      : attribute_(attribute), float_cap_(float_cap), keep_floats_(keep_floats)
+  PeerLedger(bool attribute, bool float_cap, bool keep_floats = false, bool chain = false)
+      : attribute_(attribute), float_cap_(float_cap), keep_floats_(keep_floats), chain_(chain)
   {
   }
 
-  // A computation of `rank` ended at `end`, after t_comp seconds (race: at the fastest pstate).
-  void computation_ended(int rank, double end, double t_comp, double race);
+  // A computation of `rank` ended at `end`, after t_comp seconds (race: at the fastest pstate);
+  // key: its task key (peer_chain).
+  void computation_ended(int rank, double end, double t_comp, double race, uint64_t key = 0);
   // A message from `from` to `to`, sent (transfer start) at `sent`, arrived at `arrival`.
   void message(int from, int to, double sent, double arrival);
   // The next computation of `rank` starts at `now`, after waiting `wait` seconds beyond the cost
-  // of communicating (0: none, or its first computation). Returns the part of it that is slack.
-  double computation_starts(int rank, double now, double wait);
+  // of communicating (0: none, or its first computation); key: the starting task's (peer_chain).
+  // Returns the part of the wait that is slack.
+  double computation_starts(int rank, double now, double wait, uint64_t key = 0);
 
   struct Share {
     double blame       = 0;  // IterationStats::blame
     double float_ratio = -1; // the least float per second of sending computation (-1: none)
+    double chain_ratio = -1; // peer_chain: the least chain float per second of its computation (-1: none)
   };
   // What the rank's messages did to others since the last call (its iteration), then forgotten.
   Share close_iteration(int rank);
 
   double lateness(int rank) const; // of its last computation's end (tests, traces)
+  double chain_float(int rank, uint64_t key) const; // peer_chain: the task's chain float (-1: not known yet)
 
   struct ComputationFloat {
     double start         = 0;
@@ -108,14 +122,22 @@ public:
 
 private:
   static constexpr size_t kNone = static_cast<size_t>(-1);
+  // peer_chain: a rank that raced and waited at most this per second of its computation is
+  // critical (1 %: with 0, any wait at all, 300 iterations +0.46 % instead of +0.19 %; README)
+  static constexpr double kCriticalWait = 0.01;
   struct Heard {
     int from;
     double sent, at, late, comp; // transfer start, arrival; the sending computation's end lateness and duration
     size_t index;          // the sending computation among the sender's (kNone: before its first)
+    uint64_t key;          // the sending computation's task key
   };
   struct Rank {
     double late_start = 0, late_end = 0, late_end_before = 0;
     double comp = 0, comp_before = 0, end = -1;
+    uint64_t key = 0, key_before = 0;
+    // peer_chain, by task key: the chain float learnt at its last occurrence, and the least
+    // candidate since then
+    std::unordered_map<uint64_t, double> chain, chain_next;
     bool raced = true; // its last computation ran at the fastest speed
     Share share;
     std::vector<Heard> inbox; // messages received since its last computation started
@@ -123,6 +145,8 @@ private:
     std::vector<ComputationFloat> floats;
   };
   void blame_or_float(Rank& r, double now, double wait, double slack, const Heard* last);
+  void learn_chain(Rank& r, double now, double wait, uint64_t key);
+  static void offer_chain(Rank& r, uint64_t key, double candidate);
 
   void note_floats(int rank, Rank& r, double now);
   struct Consumed { // a message, from the computation that sent it to the one that needed it
@@ -134,7 +158,7 @@ private:
   };
   std::vector<Consumed> consumed_;
 
-  bool attribute_, float_cap_, keep_floats_;
+  bool attribute_, float_cap_, keep_floats_, chain_;
   std::unordered_map<int, Rank> ranks_;
 };
 
