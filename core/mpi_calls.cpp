@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -52,6 +53,14 @@ struct RankIterations {
 struct Calls {
   SiteTable table;
   std::unordered_map<const void*, uint32_t> site_of_address; // per rank copy: raw return address -> site
+  // In front of it, every MPI call: a direct-mapped cache of recent addresses (the map's bucket
+  // walk divides per node and misses the cache; this is one load and one compare).
+  struct RecentSite {
+    const void* caller = nullptr;
+    uint32_t site      = kNoSite;
+  };
+  static constexpr size_t kRecentSites = 4096;
+  std::array<RecentSite, kRecentSites> recent_sites{};
   std::vector<Position> positions;                           // by actor pid
   bool reporting = false;
   bool events_on = false;
@@ -84,7 +93,7 @@ Position& position(long pid)
   return v[static_cast<size_t>(pid)];
 }
 
-uint32_t intern(const char* function, const void* caller)
+uint32_t site_of(const char* function, const void* caller)
 {
   Calls& c = calls();
   auto it  = c.site_of_address.find(caller);
@@ -100,6 +109,14 @@ uint32_t intern(const char* function, const void* caller)
   uint32_t id = c.table.site(call_site_text(function, object, offset));
   c.site_of_address.emplace(caller, id);
   return id;
+}
+
+uint32_t intern(const char* function, const void* caller)
+{
+  Calls::RecentSite& r = calls().recent_sites[(reinterpret_cast<uintptr_t>(caller) >> 2) % Calls::kRecentSites];
+  if (r.caller != caller)
+    r = {caller, site_of(function, caller)};
+  return r.site;
 }
 
 // A boundary of the calling rank's iterations, published before the call itself.
