@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -112,7 +113,13 @@ private:
     int workload;
     uint64_t counted = 0; // the computation's id in the counter model, 0 when not priced by counters
   };
-  std::unordered_map<const sg4::Activity*, Running> running_;
+  // The computations being charged: each found from its activity (an extension slot pointing into
+  // a pool whose entries never move), so that starting and ending one hashes and allocates nothing.
+  std::deque<Running> running_pool_;
+  std::vector<Running*> free_running_;
+  const size_t running_slot_ = sg4::Activity::extension_create(nullptr); // no deleter: the pool owns
+  void start_running(const sg4::Exec& exec, const Running& r);
+  std::optional<Running> end_running(const sg4::Activity& exec);
   std::unordered_map<long, HostPower*> polling_; // actor pid -> its host, inside an MPI_Test*
   std::optional<PowerSeries> series_;
   bool warned_parallel_ = false, logged_ = false;
@@ -385,23 +392,45 @@ void PowerPlugin::on_computation_started(const core::ComputationStarted& e)
   // a core; SimGrid's own energy plugin sees that share through the CPU load, we charge it here.
   const double share = exec.get_name() == "iprobe" ? hp->polling_share : 1.0;
   if (config_.counters && exec.get_name() != "iprobe") {
-    running_[&exec] = {hp, 1.0, 0, start_counted(e, *hp)};
+    start_running(exec, {hp, 1.0, 0, start_counted(e, *hp)});
   } else {
     const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;
     hp->meter.start_computation(share, e.time, workload);
-    running_[&exec] = {hp, share, workload};
+    start_running(exec, {hp, share, workload});
   }
   ++change_points_;
   record(*hp);
 }
 
+void PowerPlugin::start_running(const sg4::Exec& exec, const Running& r)
+{
+  Running* slot;
+  if (free_running_.empty()) {
+    slot = &running_pool_.emplace_back(r);
+  } else {
+    slot = free_running_.back();
+    free_running_.pop_back();
+    *slot = r;
+  }
+  const_cast<sg4::Exec&>(exec).extension_set(running_slot_, slot, false);
+}
+
+std::optional<PowerPlugin::Running> PowerPlugin::end_running(const sg4::Activity& exec)
+{
+  auto* slot = static_cast<Running*>(exec.extension(running_slot_));
+  if (slot == nullptr)
+    return std::nullopt;
+  const_cast<sg4::Activity&>(exec).extension_set(running_slot_, nullptr, false);
+  free_running_.push_back(slot);
+  return *slot;
+}
+
 void PowerPlugin::on_computation_ended(const core::ComputationEnded& e)
 {
-  auto it = running_.find(&e.exec);
-  if (it == running_.end())
+  const std::optional<Running> running = end_running(e.exec);
+  if (!running)
     return; // not an execution we charged (a parallel execution...)
-  auto [hp, share, workload, counted] = it->second;
-  running_.erase(it);
+  auto [hp, share, workload, counted] = *running;
   // An actor waiting later than the kernel's finish would be charged too long: the end is the
   // finish time, never later than now.
   const double now = sg4::Engine::get_clock();
