@@ -11,7 +11,8 @@ IterationDetector::IterationDetector(DetectorOptions options) : opt_(options)
   opt_.repeats    = std::max(2, opt_.repeats);
   opt_.min_span   = std::max(0, opt_.min_span);
   opt_.lost_after = std::max(2, opt_.lost_after);
-  ring_.assign(static_cast<size_t>(opt_.max_period) + 2, 0);
+  window_ = static_cast<size_t>(opt_.max_period) + 2;
+  history_.assign(2 * window_, 0);
   run_.assign(static_cast<size_t>(opt_.max_period) + 1, 0);
 }
 
@@ -100,19 +101,15 @@ bool IterationDetector::feed(uint64_t key)
   if (mode_ == Mode::Every)
     return key == user_key_ && ++count_ % every_ == 0;
 
-  const long i      = n_;
-  const size_t size = ring_.size();
-  const size_t slot = static_cast<size_t>(i % static_cast<long>(size));
-  ring_[slot]       = key;
+  const long i     = n_;
+  const size_t now = slot(i);
+  history_[now] = history_[now + window_] = key;
   if (anchor_ == Anchor::None) { // while locked, the runs are not needed: O(1) per call
-    // at(i - p) for p = 1, 2, ...: the ring walked backwards from the slot just written (no
-    // division per period: this loop is the detector's cost until it locks).
-    size_t back = slot;
-    for (int p = 1; p <= opt_.max_period; ++p) {
-      back   = back == 0 ? size - 1 : back - 1;
-      int& r = run_[static_cast<size_t>(p)];
-      r      = (i >= p && ring_[back] == key) ? r + 1 : 0;
-    }
+    const uint64_t* earlier = &history_[now]; // earlier[p]: the key of call i - p
+    const int periods       = static_cast<int>(std::min<long>(opt_.max_period, i)); // calls before i
+    int* runs               = run_.data();
+    for (int p = 1; p <= periods; ++p)
+      runs[p] = earlier[p] == key ? runs[p] + 1 : 0;
   }
   ++n_;
   if (anchor_ == Anchor::None && !try_lock())

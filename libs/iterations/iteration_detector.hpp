@@ -46,12 +46,18 @@ public:
 
 private:
   enum class Mode { Auto, Every, Marker } mode_ = Mode::Auto;
-  uint64_t at(long i) const { return ring_[static_cast<std::size_t>(i % static_cast<long>(ring_.size()))]; }
+  // The key of call i, for the last window_ calls (see history_).
+  std::size_t slot(long i) const { return window_ - 1 - static_cast<std::size_t>(i % static_cast<long>(window_)); }
+  uint64_t at(long i) const { return history_[slot(i)]; }
   bool try_lock();
   bool matches(uint64_t key) const;
 
   DetectorOptions opt_;
-  std::vector<uint64_t> ring_; // the last max_period + 1 keys
+  // The last window_ (max_period + 2) keys, newest first and written twice (at s and s + window_),
+  // so that the keys of calls i-1, i-2, ..., i-max_period follow call i's slot contiguously: the
+  // per-call scan of every candidate period is a straight loop (detection's cost until it locks).
+  std::size_t window_ = 0;
+  std::vector<uint64_t> history_;
   std::vector<int> run_;       // run_[p]: consecutive calls with key == key p calls earlier
   long n_ = 0;                 // calls fed
   // locked state
