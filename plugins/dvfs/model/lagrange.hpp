@@ -34,7 +34,8 @@
 // than the iteration's pstate; the other tasks run at the iteration's pstate. The slack premise
 // is checked over the rank's iteration (a pipeline's delay comes back as a wait after another
 // task): if the fallback's tasks slowed by d more than in the previous iteration and the rank's
-// waits did not shrink by d/2, those tasks' waits are structural and they never slow again.
+// waits did not shrink by d/2, or they slowed by d in all and the waits are not d/2 shorter than
+// in an iteration it slowed nothing in, those tasks' waits are structural: never slowed again.
 #pragma once
 #include "governor.hpp"
 
@@ -72,6 +73,7 @@ public:
     double delay_watts = 0, t_lib_floor = -1;
     double slowed = 0, waited = 0;            // this iteration's: seconds the fallback slowed, waits
     double last_slowed = 0, last_waited = -1; // the previous iteration's
+    double paced_waited = -1;                 // the least waits of an iteration the fallback slowed nothing in
     std::vector<uint64_t> slowed_keys;        // tasks the fallback slowed this iteration
     std::map<uint64_t, TaskSlack> tasks;
   };
