@@ -1,8 +1,6 @@
 #include "lagrange.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 namespace haec::dvfs {
 
@@ -82,8 +80,9 @@ Plan LagrangeGovernor::on_iteration(const IterationStats& measured)
   // that counted it would let the next iteration's pstate slow into it (bt_like: pstate 1 with
   // r = 0 in 24 rank-iterations, +0.28 ms per iteration).
   IterationStats it = measured;
-  if (pipeline_ && st.slowed > 0)
-    it.t_comp = std::max(it.t_comp - st.slowed, 0.0);
+  if (pipeline_ && st.planned_slowing > 0)
+    it.t_comp = std::max(it.t_comp - st.planned_slowing, 0.0);
+  st.planned_slowing = 0;
   if (!st.started) {
     st.started = true;
     st.t       = it.t_comp;
@@ -112,7 +111,6 @@ Plan LagrangeGovernor::on_iteration(const IterationStats& measured)
     check_pipeline_premise(st, it.t_comp);
     // Only where one pstate per iteration can slow nothing: elsewhere every figure stays as it was.
     st.fallback         = it.slack_ratio >= 0 && it.slack_ratio <= 0;
-    if (getenv("HAEC_PIPE_DEBUG")) fprintf(stderr, "PIPEDBG rank %d r %.6g best %d slowed %.6g waited %.6g paced %.6g\n", it.rank, it.slack_ratio, best, st.last_slowed, st.last_waited, st.paced_waited);
     st.iteration_pstate = best;
     st.delay_watts      = it.delay_watts;
   }
@@ -168,6 +166,8 @@ int LagrangeGovernor::task_pstate(State& st, uint64_t key, double flops) const
     }
   }
   task.level = table_.level(best);
+  // Counted at the start: the adapter adds a computation to the iteration it starts in.
+  st.planned_slowing += flops / table_.speed(best) - flops / table_.speed(base);
   return best;
 }
 

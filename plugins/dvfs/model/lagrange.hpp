@@ -73,6 +73,7 @@ public:
     double delay_watts = 0, t_lib_floor = -1;
     double slowed = 0, waited = 0;            // this iteration's: seconds the fallback slowed, waits
     double last_slowed = 0, last_waited = -1; // the previous iteration's
+    double planned_slowing = 0;               // seconds the fallback's pstates add to this iteration's computing
     double paced_waited = -1;                 // the least waits of an iteration the fallback slowed nothing in
     std::vector<uint64_t> slowed_keys;        // tasks the fallback slowed this iteration
     std::map<uint64_t, TaskSlack> tasks;
