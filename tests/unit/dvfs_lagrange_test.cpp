@@ -194,8 +194,8 @@ TEST(DvfsLagrange, LateNeighbourIsNotSlackUntilItLasts)
 }
 
 // Pipeline fallback (lagrange_pipeline=1): one rank, two tasks of 2.3 Gflop (1 s at 2.3 GHz) per
-// iteration; task 1 is followed by the rank's floor (0.1 s of MPI: no wait), task 2 by 0.6 s
-// (0.5 s of wait). The iteration's tightest slack ratio is 0: step (1) keeps 2.3 GHz (s = 2 s).
+// iteration; task 1 is followed at once by the next computation (no MPI time: the rank's floor
+// is 0), task 2 by 0.5 s of wait. The iteration's tightest slack ratio is 0: step (1) keeps 2.3 GHz (s = 2 s).
 // Task 2 has had 1.5 s at both its last occurrences; step (1) over it alone (s = t = 1.5 s,
 // lambda 0, 5 = rho / 2):
 //   2.3 GHz: 1 x 174.38 + 0.5 x 92.75 + 5 x 0.5^2                            = 221.005
@@ -212,20 +212,22 @@ TEST(DvfsLagrange, PipelineFallbackSlowsOnlyTasksWithProvenFloat)
   const IterationStats tight{0, 4.6e9, 2.0, 0.7, 2.7, others_idle, 0.0};
   for (bool came_back : {false, true}) {
     LagrangeGovernor g(PstateTable(taurus8(), "n"), 10, 0.95, false, false, true, 1, true);
-    EXPECT_NEAR(g.objective(1, 2.3e9, 1.5, LagrangeGovernor::State{true, 1.5}), 219.4767, 1e-4);
-    EXPECT_NEAR(g.objective(2, 2.3e9, 1.5, LagrangeGovernor::State{true, 1.5}), 216.8059, 1e-4);
-    g.on_task_end({1, 2.3e9, 1.0, 0.1, 0}); // before the first boundary: the prologue
-    g.on_task_end({2, 2.3e9, 1.0, 0.6, 0});
+    LagrangeGovernor::State one_task;
+    one_task.t = 1.5;
+    EXPECT_NEAR(g.objective(1, 2.3e9, 1.5, one_task), 219.4767, 1e-4);
+    EXPECT_NEAR(g.objective(2, 2.3e9, 1.5, one_task), 216.8059, 1e-4);
+    g.on_task_end({1, 2.3e9, 1.0, 0.0, 0}); // before the first boundary: the prologue
+    g.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
     EXPECT_EQ(g.on_iteration(tight).pstate, 0);
     std::vector<int> task2; // task 2's pstate, iteration by iteration
     double t_comp2 = 1.0;
     for (int it = 0; it < 4; ++it) {
       EXPECT_EQ(g.on_task_start(1, 2.3e9, 0).pstate, 0);
-      g.on_task_end({1, 2.3e9, 1.0, 0.1, 0});
+      g.on_task_end({1, 2.3e9, 1.0, 0.0, 0});
       const int p = g.on_task_start(2, 2.3e9, 0).pstate;
       task2.push_back(p);
       t_comp2            = 2.3 / (23 - p) * 10;
-      const double t_lib = came_back ? 0.6 : 0.1 + 1.5 - t_comp2; // the wait shrinks by the slowing, or not
+      const double t_lib = came_back ? 0.5 : 1.5 - t_comp2; // the wait shrinks by the slowing, or not
       g.on_task_end({2, 2.3e9, t_comp2, t_lib, 0});
       g.on_iteration(tight);
     }
@@ -234,10 +236,26 @@ TEST(DvfsLagrange, PipelineFallbackSlowsOnlyTasksWithProvenFloat)
   }
   // Where the iteration had slack (ratio > 0) the fallback is off: the tasks keep the pstate.
   LagrangeGovernor g(PstateTable(taurus8(), "n"), 10, 0.95, false, false, true, 1, true);
-  g.on_task_end({2, 2.3e9, 1.0, 0.6, 0});
-  g.on_task_end({2, 2.3e9, 1.0, 0.6, 0});
+  g.on_task_end({1, 2.3e9, 1.0, 0.0, 0});
+  g.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
+  g.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
   g.on_iteration({0, 4.6e9, 2.0, 0.7, 2.7, others_idle, 0.05});
   EXPECT_TRUE(g.on_task_start(2, 2.3e9, 0).keeps());
+  // Nor where every computation ends in MPI time (floor 0.1 s > 0: a stencil, whose ranks with
+  // ratio 0 are the critical ones): task 2's 0.5 s of wait is not taken.
+  LagrangeGovernor stencil(PstateTable(taurus8(), "n"), 10, 0.95, false, false, true, 1, true);
+  for (int i = 0; i < 2; ++i) {
+    stencil.on_task_end({1, 2.3e9, 1.0, 0.1, 0});
+    stencil.on_task_end({2, 2.3e9, 1.0, 0.6, 0});
+  }
+  stencil.on_iteration(tight);
+  EXPECT_TRUE(stencil.on_task_start(2, 2.3e9, 0).keeps());
+  // Nor with the thesis's formulas (lagrange_thesis).
+  LagrangeGovernor thesis(PstateTable(taurus8(), "n"), 10, 0.95, true, false, true, 1, true);
+  thesis.on_task_end({1, 2.3e9, 1.0, 0.0, 0});
+  thesis.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
+  thesis.on_iteration(tight);
+  EXPECT_TRUE(thesis.on_task_start(2, 2.3e9, 0).keeps());
   // And without the key nothing changes per task.
   LagrangeGovernor off(PstateTable(taurus8(), "n"), 10, 0.95, false);
   off.on_task_end({2, 2.3e9, 1.0, 0.6, 0});

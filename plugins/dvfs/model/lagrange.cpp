@@ -7,7 +7,7 @@ namespace haec::dvfs {
 LagrangeGovernor::LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise,
                                    bool growth, int memory, bool pipeline)
     : Governor("lagrange", std::move(table)), rho_(rho), overlay_(overlay), thesis_(thesis_literal), premise_(premise),
-      growth_(growth), pipeline_(pipeline), memory_(static_cast<size_t>(std::max(1, memory)))
+      growth_(growth), pipeline_(pipeline && !thesis_literal), memory_(static_cast<size_t>(std::max(1, memory)))
 {
 }
 
@@ -109,8 +109,12 @@ Plan LagrangeGovernor::on_iteration(const IterationStats& measured)
     st.lambda -= tau - st.t;
   if (pipeline_) {
     check_pipeline_premise(st, it.t_comp);
-    // Only where one pstate per iteration can slow nothing: elsewhere every figure stays as it was.
-    st.fallback         = it.slack_ratio >= 0 && it.slack_ratio <= 0;
+    // Only where one pstate per iteration can slow nothing: the tightest computation had no wait,
+    // and the rank's floor is 0 (some computation is followed by the next one with no MPI time:
+    // a pipeline's stage split in pieces). A stencil's every computation ends in an exchange
+    // (floor > 0): its ranks with r = 0 are the critical ones, whose waits are the neighbours'
+    // lateness; there every figure stays as it was.
+    st.fallback         = it.slack_ratio >= 0 && it.slack_ratio <= 0 && st.t_lib_floor == 0;
     st.iteration_pstate = best;
     st.delay_watts      = it.delay_watts;
   }

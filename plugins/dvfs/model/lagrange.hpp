@@ -25,9 +25,10 @@
 // thesis either: W in (1) is the next iteration's expected work (the last one's plus its growth,
 // expected_work()), not the last one's.
 //
-// Pipeline fallback (`pipeline`, GovernorParams::lagrange_pipeline, off by default): in an
-// iteration whose tightest slack ratio is 0 (some computation had no wait: a pipeline stage, or
-// the rank's floor), one pstate per iteration cannot slow anything. Then each task with a proven
+// Pipeline fallback (`pipeline`, GovernorParams::lagrange_pipeline, on by default; never with
+// lagrange_thesis): in an iteration whose tightest slack ratio is 0 on a rank whose floor is 0
+// (some computation is followed by the next one with no MPI time, as in bt_like and lu_like),
+// one pstate per iteration cannot slow anything. Then each task with a proven
 // float (the time it had, t_comp + wait beyond the rank's floor, at both its last occurrences)
 // runs at the pstate step (1)'s objective picks over that task alone (W its flops, s that time,
 // t = s, lambda = 0), at most one level slower per occurrence than its last, and never faster
@@ -36,6 +37,8 @@
 // task): if the fallback's tasks slowed by d more than in the previous iteration and the rank's
 // waits did not shrink by d/2, or they slowed by d in all and the waits are not d/2 shorter than
 // in an iteration it slowed nothing in, those tasks' waits are structural: never slowed again.
+// The iteration's window (step (1) for the next iteration) leaves out the slowing the fallback
+// planned, else the iteration's pstate would slow into it.
 #pragma once
 #include "governor.hpp"
 
