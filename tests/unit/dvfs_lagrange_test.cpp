@@ -192,3 +192,73 @@ TEST(DvfsLagrange, LateNeighbourIsNotSlackUntilItLasts)
     EXPECT_NEAR(late, memory == 1 ? 0.2333333 + 0.1375 + 0.0529412 : 0.0, 1e-6) << "memory " << memory;
   }
 }
+
+// Pipeline fallback (lagrange_pipeline=1): one rank, two tasks of 2.3 Gflop (1 s at 2.3 GHz) per
+// iteration; task 1 is followed at once by the next computation (no MPI time: the rank's floor
+// is 0), task 2 by 0.5 s of wait. The iteration's tightest slack ratio is 0: step (1) keeps 2.3 GHz (s = 2 s).
+// Task 2 has had 1.5 s at both its last occurrences; step (1) over it alone (s = t = 1.5 s,
+// lambda 0, 5 = rho / 2):
+//   2.3 GHz: 1 x 174.38 + 0.5 x 92.75 + 5 x 0.5^2                            = 221.005
+//   2.2 GHz: 1.0454545 x 168.62 + 0.4545455 x 92.75 + 5 x 0.4545455^2         = 219.4767
+//   2.1 GHz: 1.0952381 x 162.88 + 0.4047619 x 92.88 + 5 x 0.4047619^2         = 216.8059
+//   2.0 GHz: 1.15 x 157.12 + 0.35 x 92.88 + 5 x 0.35^2                        = 213.8085
+// so it slows one level per occurrence (2.2, 2.1, 2.0 GHz) while its wait shrinks by what it
+// slowed. Task 1 (1 s available) stays at 2.3 GHz. If instead task 2's wait does not shrink when
+// it runs at 2.2 GHz (the delay came back: 0.0454545 s slowed, the rank's waits shrank by 0), its
+// wait is structural and it runs at the iteration's pstate from then on.
+TEST(DvfsLagrange, PipelineFallbackSlowsOnlyTasksWithProvenFloat)
+{
+  const double others_idle = 15 * 92.75;
+  const IterationStats tight{0, 4.6e9, 2.0, 0.7, 2.7, others_idle, 0.0};
+  for (bool came_back : {false, true}) {
+    LagrangeGovernor g(PstateTable(taurus8(), "n"), 10, 0.95, false, false, true, 1, true);
+    LagrangeGovernor::State one_task;
+    one_task.t = 1.5;
+    EXPECT_NEAR(g.objective(1, 2.3e9, 1.5, one_task), 219.4767, 1e-4);
+    EXPECT_NEAR(g.objective(2, 2.3e9, 1.5, one_task), 216.8059, 1e-4);
+    g.on_task_end({1, 2.3e9, 1.0, 0.0, 0}); // before the first boundary: the prologue
+    g.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
+    EXPECT_EQ(g.on_iteration(tight).pstate, 0);
+    std::vector<int> task2; // task 2's pstate, iteration by iteration
+    double t_comp2 = 1.0;
+    for (int it = 0; it < 4; ++it) {
+      EXPECT_EQ(g.on_task_start(1, 2.3e9, 0).pstate, 0);
+      g.on_task_end({1, 2.3e9, 1.0, 0.0, 0});
+      const int p = g.on_task_start(2, 2.3e9, 0).pstate;
+      task2.push_back(p);
+      t_comp2            = 2.3 / (23 - p) * 10;
+      const double t_lib = came_back ? 0.5 : 1.5 - t_comp2; // the wait shrinks by the slowing, or not
+      g.on_task_end({2, 2.3e9, t_comp2, t_lib, 0});
+      g.on_iteration(tight);
+    }
+    const std::vector<int> expected = came_back ? std::vector<int>{0, 1, 0, 0} : std::vector<int>{0, 1, 2, 3};
+    EXPECT_EQ(task2, expected) << "came back " << came_back;
+  }
+  // Where the iteration had slack (ratio > 0) the fallback is off: the tasks keep the pstate.
+  LagrangeGovernor g(PstateTable(taurus8(), "n"), 10, 0.95, false, false, true, 1, true);
+  g.on_task_end({1, 2.3e9, 1.0, 0.0, 0});
+  g.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
+  g.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
+  g.on_iteration({0, 4.6e9, 2.0, 0.7, 2.7, others_idle, 0.05});
+  EXPECT_TRUE(g.on_task_start(2, 2.3e9, 0).keeps());
+  // Nor where every computation ends in MPI time (floor 0.1 s > 0: a stencil, whose ranks with
+  // ratio 0 are the critical ones): task 2's 0.5 s of wait is not taken.
+  LagrangeGovernor stencil(PstateTable(taurus8(), "n"), 10, 0.95, false, false, true, 1, true);
+  for (int i = 0; i < 2; ++i) {
+    stencil.on_task_end({1, 2.3e9, 1.0, 0.1, 0});
+    stencil.on_task_end({2, 2.3e9, 1.0, 0.6, 0});
+  }
+  stencil.on_iteration(tight);
+  EXPECT_TRUE(stencil.on_task_start(2, 2.3e9, 0).keeps());
+  // Nor with the thesis's formulas (lagrange_thesis).
+  LagrangeGovernor thesis(PstateTable(taurus8(), "n"), 10, 0.95, true, false, true, 1, true);
+  thesis.on_task_end({1, 2.3e9, 1.0, 0.0, 0});
+  thesis.on_task_end({2, 2.3e9, 1.0, 0.5, 0});
+  thesis.on_iteration(tight);
+  EXPECT_TRUE(thesis.on_task_start(2, 2.3e9, 0).keeps());
+  // And without the key nothing changes per task.
+  LagrangeGovernor off(PstateTable(taurus8(), "n"), 10, 0.95, false);
+  off.on_task_end({2, 2.3e9, 1.0, 0.6, 0});
+  off.on_iteration(tight);
+  EXPECT_TRUE(off.on_task_start(2, 2.3e9, 0).keeps());
+}

@@ -72,6 +72,7 @@ struct GovernorParams {
   bool lagrange_premise = false; // lagrange: waits that did not shrink when it slowed are not slack (README)
   bool lagrange_growth  = true;  // lagrange: fit the next iteration's expected work (last + its growth), not the last's
   int lagrange_memory   = 1;     // lagrange: iterations a wait must last before it is slack (1: the last one's; README)
+  bool lagrange_pipeline = true;  // lagrange: per-task pstates where one pstate per iteration can slow nothing (README, "Pipeline fallback")
   bool peer_slack       = false; // lagrange: a wait for a peer's DVFS lateness is not slack; blame (peer_slack.hpp)
   bool peer_float       = false; // lagrange: slack at most the float of its messages at racing ranks (peer_slack.hpp)
   double peer_chain     = 0;     // lagrange: slack at most this share of its chain float (0: off; peer_slack.hpp)

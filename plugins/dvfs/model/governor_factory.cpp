@@ -127,6 +127,8 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_growth = units::parse_bool(value, w);
     else if (key == "lagrange_memory")
       p.lagrange_memory = integer();
+    else if (key == "lagrange_pipeline")
+      p.lagrange_pipeline = units::parse_bool(value, w);
     else if (key == "peer_chain")
       p.peer_chain = num();
     else if (key == "peer_slack")
@@ -184,7 +186,7 @@ std::unique_ptr<Governor> make_governor(const std::string& name, const GovernorP
   if (name == "lagrange")
     return std::make_unique<LagrangeGovernor>(std::move(table), params.rho, params.overlay, params.lagrange_thesis,
                                               params.lagrange_premise, params.lagrange_growth,
-                                              params.lagrange_memory);
+                                              params.lagrange_memory, params.lagrange_pipeline);
   return std::make_unique<MixGovernor>(std::move(table), params);
 }
 

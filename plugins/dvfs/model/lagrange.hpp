@@ -24,6 +24,21 @@
 // The first iteration seen only initialises t to its compute time (lambda = 0). Not in the
 // thesis either: W in (1) is the next iteration's expected work (the last one's plus its growth,
 // expected_work()), not the last one's.
+//
+// Pipeline fallback (`pipeline`, GovernorParams::lagrange_pipeline, on by default; never with
+// lagrange_thesis): in an iteration whose tightest slack ratio is 0 on a rank whose floor is 0
+// (some computation is followed by the next one with no MPI time, as in bt_like and lu_like),
+// one pstate per iteration cannot slow anything. Then each task with a proven
+// float (the time it had, t_comp + wait beyond the rank's floor, at both its last occurrences)
+// runs at the pstate step (1)'s objective picks over that task alone (W its flops, s that time,
+// t = s, lambda = 0), at most one level slower per occurrence than its last, and never faster
+// than the iteration's pstate; the other tasks run at the iteration's pstate. The slack premise
+// is checked over the rank's iteration (a pipeline's delay comes back as a wait after another
+// task): if the fallback's tasks slowed by d more than in the previous iteration and the rank's
+// waits did not shrink by d/2, or they slowed by d in all and the waits are not d/2 shorter than
+// in an iteration it slowed nothing in, those tasks' waits are structural: never slowed again.
+// The iteration's window (step (1) for the next iteration) leaves out the slowing the fallback
+// planned, else the iteration's pstate would slow into it.
 #pragma once
 #include "governor.hpp"
 
@@ -35,8 +50,17 @@ namespace haec::dvfs {
 class LagrangeGovernor : public Governor {
 public:
   LagrangeGovernor(PstateTable table, double rho, double overlay, bool thesis_literal, bool premise = false,
-                   bool growth = true, int memory = 1);
+                   bool growth = true, int memory = 1, bool pipeline = false);
   Plan on_iteration(const IterationStats& stats) override;
+  Plan on_task_start(uint64_t key, double flops, int rank) override;
+  void on_task_end(const TaskObservation& observation) override;
+
+  // Pipeline fallback, per task of a rank.
+  struct TaskSlack {
+    std::deque<double> available; // t_comp + wait beyond the floor, its last two occurrences
+    int level       = 0;          // the level it last ran at (0: fastest allowed)
+    bool structural = false;      // its slowing came back as a wait: never slowed again
+  };
 
   struct State {
     bool started = false;
@@ -46,6 +70,16 @@ public:
     double last_wait = -1, last_spf = 0, structural = 0;
     double last_work = 0; // the previous iteration's flops (the work's trend)
     std::deque<double> available; // the last `memory` iterations' t_comp (1 + r), newest last
+    // Pipeline fallback: on for the iteration that runs when the last one's slack ratio was 0.
+    bool fallback = false;
+    int iteration_pstate = -1;
+    double delay_watts = 0, t_lib_floor = -1;
+    double slowed = 0, waited = 0;            // this iteration's: seconds the fallback slowed, waits
+    double last_slowed = 0, last_waited = -1; // the previous iteration's
+    double planned_slowing = 0;               // seconds the fallback's pstates add to this iteration's computing
+    double paced_waited = -1;                 // the least waits of an iteration the fallback slowed nothing in
+    std::vector<uint64_t> slowed_keys;        // tasks the fallback slowed this iteration
+    std::map<uint64_t, TaskSlack> tasks;
   };
   const State& state(int rank = 0) const { return states_.at(rank); }
   // Step (1)'s objective at a pstate, for tests and traces.
@@ -72,11 +106,16 @@ public:
   // behind by that much every iteration (README, "Lagrange on the moving hotspot").
   double expected_work(const IterationStats& it, const State& st) const;
 
+  // Pipeline fallback: the pstate of task `key` with `flops` to compute (the iteration's when the
+  // task has no proven float).
+  int task_pstate(State& st, uint64_t key, double flops) const;
+
 private:
   double least_available(const IterationStats& it, State& st) const;
+  void check_pipeline_premise(State& st, double t_comp) const;
 
   double rho_, overlay_;
-  bool thesis_, premise_, growth_;
+  bool thesis_, premise_, growth_, pipeline_;
   size_t memory_;
   std::map<int, State> states_; // by rank
 };
