@@ -59,8 +59,8 @@ struct Calls {
     const void* caller = nullptr;
     uint32_t site      = kNoSite;
   };
-  static constexpr size_t kRecentSites = 4096;
-  std::array<RecentSite, kRecentSites> recent_sites{};
+  static constexpr unsigned kRecentSiteBits = 12;
+  std::array<RecentSite, size_t{1} << kRecentSiteBits> recent_sites{};
   std::vector<Position> positions;                           // by actor pid
   bool reporting = false;
   bool events_on = false;
@@ -113,7 +113,10 @@ uint32_t site_of(const char* function, const void* caller)
 
 uint32_t intern(const char* function, const void* caller)
 {
-  Calls::RecentSite& r = calls().recent_sites[(reinterpret_cast<uintptr_t>(caller) >> 2) % Calls::kRecentSites];
+  // Fibonacci hashing: every rank's copy of the program is loaded at a page-aligned base, so the
+  // low bits of a site's addresses are the same in every rank and must not pick the slot alone.
+  const uint64_t mixed = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(caller)) * 0x9E3779B97F4A7C15ull;
+  Calls::RecentSite& r = calls().recent_sites[mixed >> (64 - Calls::kRecentSiteBits)];
   if (r.caller != caller)
     r = {caller, site_of(function, caller)};
   return r.site;
