@@ -20,6 +20,16 @@ std::string ratio(double num, double den)
 
 void BusyIntervals::add(double begin, double end)
 {
+  // Transfers are added as they complete, so a new interval almost always lies after, or starts
+  // inside, the last one: both cases are settled without searching.
+  if (merged_.empty() || merged_.back().end < begin) {
+    merged_.push_back(Interval{begin, end});
+    return;
+  }
+  if (merged_.back().begin <= begin) { // overlaps the last interval only (they are disjoint, sorted)
+    merged_.back().end = std::max(merged_.back().end, end);
+    return;
+  }
   // The first interval that ends at or after `begin` may overlap; merge every one from there
   // that starts at or before `end`.
   auto first = std::lower_bound(merged_.begin(), merged_.end(), begin,

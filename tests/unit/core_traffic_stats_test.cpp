@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <sstream>
+#include <vector>
 
 using namespace haec::core;
 
@@ -29,6 +32,30 @@ TEST(BusyIntervals, MergesOverlapsInAnyOrder)
   b.add(-1, 10); // covers everything
   ASSERT_EQ(b.intervals().size(), 1u);
   EXPECT_DOUBLE_EQ(b.total(), 11.0);
+}
+
+// The in-order shortcuts (after the last interval, or starting inside it) against a plain union of
+// integer cells, on intervals mostly in time order with some out of order, as transfers complete.
+TEST(BusyIntervals, InOrderShortcutsGiveTheUnion)
+{
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    BusyIntervals b;
+    std::vector<bool> cell(400, false); // [k, k+1) busy
+    int clock = 0;
+    for (int n = 0; n < 30; ++n) {
+      clock += static_cast<int>(rng() % 8);
+      const int begin = std::max(0, clock - static_cast<int>(rng() % 12)); // sometimes before the last
+      const int end   = begin + 1 + static_cast<int>(rng() % 6);
+      b.add(begin, end);
+      for (int k = begin; k < end; ++k)
+        cell[static_cast<size_t>(k)] = true;
+    }
+    const double busy = static_cast<double>(std::count(cell.begin(), cell.end(), true));
+    EXPECT_DOUBLE_EQ(b.total(), busy) << "round " << round;
+    for (size_t i = 1; i < b.intervals().size(); ++i) // sorted, disjoint, touching ones merged
+      EXPECT_LT(b.intervals()[i - 1].end, b.intervals()[i].begin) << "round " << round;
+  }
 }
 
 namespace {
