@@ -255,8 +255,6 @@ void register_wrapped(const char* action_name, const action_fun& function)
   });
 }
 
-} // namespace
-
 // SimGrid 3.32's smpi_replay_init registers the same captureless lambdas again for every rank: a
 // name registered again with a function of the type it had (and, for a plain function, the same
 // one) is already wrapped. Wrapping it once per rank was a fifth of a short replay's suite time
@@ -278,6 +276,8 @@ bool registered_before(const std::string& action, const action_fun& function)
   it->second = now;
   return false;
 }
+
+} // namespace
 
 void register_extra_replay_actions();   // replay_extra_actions.cpp
 void register_rma_replay_actions();     // replay_rma_actions.cpp
