@@ -35,6 +35,8 @@
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 extern "C" void haec_suite_mpi_exit(void);
 
@@ -187,6 +189,18 @@ public:
     for (size_t i = 0; i < fields_ && 2 + i < a.size(); ++i)
       if (!canonical_integer(a[2 + i], key[i]))
         return named_site(text(a));
+    // The first field is a rank: its sites sit in a short list of their own (a rank talks to a
+    // peer with few tags), which stays in the cache where a hash map of every site did not.
+    if (key[0] >= 0 && key[0] < kMaxIndexedRank) {
+      if (by_rank_.size() <= static_cast<size_t>(key[0]))
+        by_rank_.resize(static_cast<size_t>(key[0]) + 1);
+      auto& known = by_rank_[static_cast<size_t>(key[0])];
+      for (auto const& [k, id] : known)
+        if (k == key)
+          return id;
+      known.emplace_back(key, named_site(text(a)));
+      return known.back().second;
+    }
     auto [it, fresh] = ids_.try_emplace(key, 0);
     if (fresh)
       it->second = named_site(text(a));
@@ -198,7 +212,8 @@ private:
   struct KeyHash {
     size_t operator()(const Key& k) const { return boost::hash_range(k.begin(), k.end()); }
   };
-  static constexpr long long kAbsent = std::numeric_limits<long long>::min();
+  static constexpr long long kAbsent        = std::numeric_limits<long long>::min();
+  static constexpr long long kMaxIndexedRank = 1 << 20;
 
   // "12" -> 12; "012", "+1", "-0", "1x" are not canonical (their text would name another site).
   static bool canonical_integer(const std::string& s, long long& value)
@@ -221,7 +236,8 @@ private:
 
   std::string base_;
   size_t fields_;
-  std::unordered_map<Key, uint32_t, KeyHash> ids_;
+  std::vector<std::vector<std::pair<Key, uint32_t>>> by_rank_; // by the first field's value
+  std::unordered_map<Key, uint32_t, KeyHash> ids_;             // the other sites
 };
 
 void register_wrapped(const char* action_name, const action_fun& function)
