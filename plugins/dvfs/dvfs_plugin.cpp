@@ -379,13 +379,9 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
   rt.iter.iteration = done.iteration + 1;
   rt.iter.start     = now;
   rt.keys.new_iteration();
-  double done_slack = rt.slack_ratio;
-  rt.slack_ratio    = -1;
   const PeerLedger::Share peer = peers_ ? peers_->close_iteration(rt.rank) : PeerLedger::Share{};
-  if (done_slack >= 0 && peer.float_ratio >= 0) // its messages' float at racing ranks (peer_float)
-    done_slack = std::min(done_slack, peer.float_ratio);
-  if (done_slack >= 0 && peer.chain_ratio >= 0) // its chains' float, shared (peer_chain)
-    done_slack = std::min(done_slack, config_.params.peer_chain * peer.chain_ratio);
+  const double done_slack      = peer.capped(rt.slack_ratio, config_.params.peer_chain);
+  rt.slack_ratio               = -1;
   if (done.iteration > 0)
     apply(*rt.host, rt.host->governor->on_iteration(
                         IterationStats{rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration(),

@@ -250,3 +250,17 @@ TEST(DvfsPeerSlack, FreeFloatOfAPerformanceRun)
   q.computation_ended(0, 1.0, 1.0, 1.0);
   EXPECT_TRUE(q.floats(0).empty());
 }
+
+// The iteration's slack ratio under the peer floats (the adapter's cap, in the model).
+TEST(PeerLedgerShare, CapsTheSlackRatioByTheKnownFloats)
+{
+  haec::dvfs::PeerLedger::Share share;
+  EXPECT_DOUBLE_EQ(share.capped(0.4, 1.0), 0.4); // no float known: unchanged
+  EXPECT_DOUBLE_EQ(share.capped(-1, 1.0), -1);   // no slack measured stays so
+  share.float_ratio = 0.25;
+  EXPECT_DOUBLE_EQ(share.capped(0.4, 1.0), 0.25);
+  share.chain_ratio = 0.3;
+  EXPECT_DOUBLE_EQ(share.capped(0.4, 0.5), 0.15); // 0.5 x 0.3 < 0.25
+  EXPECT_DOUBLE_EQ(share.capped(0.1, 0.5), 0.1);
+  EXPECT_DOUBLE_EQ(share.capped(-1, 0.5), -1);
+}

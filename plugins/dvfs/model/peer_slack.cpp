@@ -156,6 +156,17 @@ FloatGraph PeerLedger::graph(const std::vector<int>& ranks) const
   return g;
 }
 
+double PeerLedger::Share::capped(double slack_ratio, double chain_share) const
+{
+  if (slack_ratio < 0)
+    return slack_ratio;
+  if (float_ratio >= 0)
+    slack_ratio = std::min(slack_ratio, float_ratio);
+  if (chain_ratio >= 0)
+    slack_ratio = std::min(slack_ratio, chain_share * chain_ratio);
+  return slack_ratio;
+}
+
 PeerLedger::Share PeerLedger::close_iteration(int rank)
 {
   Rank& r     = ranks_[rank];

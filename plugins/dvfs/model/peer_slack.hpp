@@ -101,6 +101,10 @@ public:
     double blame       = 0;  // IterationStats::blame
     double float_ratio = -1; // the least float per second of sending computation (-1: none)
     double chain_ratio = -1; // peer_chain: the least chain float per second of its computation (-1: none)
+
+    // The slack ratio the iteration may use: at most its messages' float (peer_float) and
+    // `chain_share` x its chains' float (peer_chain), where known; -1 (no slack measured) stays.
+    double capped(double slack_ratio, double chain_share) const;
   };
   // What the rank's messages did to others since the last call (its iteration), then forgotten.
   Share close_iteration(int rank);
