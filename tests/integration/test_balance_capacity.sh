@@ -8,13 +8,7 @@
 #   - two single-core hosts whose pstates differ (2 and 1 Gflop/s), 4 equal ranks each: ranks move
 #     to the fast host and the run shortens; at equal pstates the plans are not worth their
 #     migrations and nobody moves.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 for n in $(seq 0 15); do echo "node-$n:4"; done > hostfile
 "$haec" trace record --platform cluster:16,preset=taurus-node -np 64 --hostfile hostfile --oversubscribe --out t/s.txt --quiet \
   --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters 30 > /dev/null

@@ -5,13 +5,7 @@
 #     shortens the run; RefineLB moves fewer ranks; the same replay twice gives the same files;
 #   - pinned ranks never move; migrations cost their footprint on the network (link bytes);
 #   - with a governor on top, the combined run still works (one governor per host).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 P=cluster:4,preset=taurus-node
 for n in 0 1 2 3; do echo "node-$n:4"; done > hostfile
 "$haec" trace record --platform $P -np 16 --hostfile hostfile --oversubscribe --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- \

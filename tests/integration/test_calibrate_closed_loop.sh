@@ -7,13 +7,8 @@
 # the thesis's taurus calibration (5 segments) on a SPLITDUPLEX cluster, 3 segments on a SHARED
 # route, 6 segments with the route given. Then: too small a sample is refused, and so is a route
 # that does not match the platform.
-set -euo pipefail
-build="$(cd "$1" && pwd)"; src="$(cd "$2" && pwd)"
-py="${HAEC_PYTHON:-/usr/bin/python3}"
-here="$src/calibration/closed_loop"
-haec="$build/bin/haec"
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
+here="$source_dir/calibration/closed_loop"
 printf 'node-0\nnode-1\n' > inter.hosts
 printf 'node-0\nnode-0\n' > intra.hosts
 measure() { # SETTINGS PLATFORM HOSTFILE OUT [calibration-net options]

@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
 # haec calibrate power (issue 9 part 5): wattmeter logs -> host power properties, RAPL detection
 # in a fake sysfs tree, and the one-line fallback message.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 # A log: 2 s ramp at RAMP W, 16 s at LEVEL W, 2 s ramp (the fitter trims a tenth at each end).
 log() { { echo "time,watts"; echo "0,$2"; for t in $(seq 2 17); do echo "$t,$1"; done; echo "18,$2"; echo "20,$2"; } > "$3"; }
 log 92.75 60 idle0.csv; log 114.62 60 one0.csv; log 174.38 60 all0.csv

@@ -6,14 +6,7 @@
 # regions (within the run-to-run noise of emulated computation) while leaving the others alone.
 # Also: --check rejects a factor naming a region that never occurs, and records of different runs
 # are refused, each with one line and exit 2.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/common.sh"
 
 cp "$source_dir/apps/bt_like.c" "$source_dir/apps/cost_injection.h" "$source_dir/apps/app_start.h" .
 smpicc -O2 -include "$source_dir/calibration/regions/haec_regions.h" bt_like.c \

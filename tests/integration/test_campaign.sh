@@ -4,13 +4,7 @@
 # summary.json and to a plain haec run of the same options), resuming (a re-run runs nothing; a
 # campaign stopped by SIGTERM keeps its finished runs and the next one runs only the rest), and
 # failed runs (reported with their log, the others still run, exit 3, empty figures).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 cp -r "$source_dir/examples/campaigns/lu_like16" .
 cat > small.json <<'EOF'
 {

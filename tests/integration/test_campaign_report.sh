@@ -2,15 +2,9 @@
 # haec campaign report: PNG plots and report/index.html from a 4-run campaign (2 cluster sizes x
 # 2 mappings of the shipped lu_like trace, with energy), loaded in headless Chromium: a screenshot,
 # every image decoded, no console error. Skips (exit 77) where Chromium is not installed.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
+source "$(dirname "$0")/common.sh"
 chromium=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$chromium" ] || { echo "SKIP: chromium is not installed (scripts/install-deps.sh installs it)"; exit 77; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 cp -r "$source_dir/examples/campaigns/lu_like16" .
 cat > small.json <<'JSON'

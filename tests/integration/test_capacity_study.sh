@@ -4,13 +4,7 @@
 # the README's table (counted flops, so the figures do not depend on the machine; 1e-9 relative),
 # and the conclusions the README draws from them: on the fat tree 256 nodes are slower than 128
 # for more energy; on the HAEC box every doubling speeds up by more than 1.9x.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 # The example names the default build's program; this test uses its own build's.
 sed "s#\"../../build/bin/stencil_imbalance\"#\"$build/bin/stencil_imbalance\"#" \
   "$source_dir/examples/campaigns/capacity.json" > capacity.json

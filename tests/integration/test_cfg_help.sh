@@ -2,12 +2,7 @@
 # Every --cfg=haec/... flag of the suite is listed, with a description, by SimGrid's help
 # (3.32 spells it --cfg-help), and the haec CLI knows exactly the same set of keys (it rejects
 # misspelled ones before a run). Also: every haec subcommand has a --help that names its options.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1"><cluster id="c" prefix="h" suffix="" radical="0-0" speed="1Gf" bw="1GBps" lat="1us"/></platform>\n' > p.xml
 echo h0 > hostfile
 LD_PRELOAD="$build/lib/libhaec_suite.so" smpirun -np 1 -platform p.xml -hostfile hostfile "$build/bin/pingpong" --cfg-help > help.txt 2>&1 || true

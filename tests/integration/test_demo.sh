@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
 # The demonstration script (README command 1) works end to end on a short run: record, six
 # replays, table, and every message checked by the independent implementation.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 /usr/bin/python3 "$source_dir/scripts/demo_seed004.py" --build "$build" --out "$work/demo" --iterations 3 > "$work/log" 2>&1 \
   || { tail -20 "$work/log"; exit 1; }
 grep -q "0 over tolerance 1e-12 s, 0 offenders" "$work/log"

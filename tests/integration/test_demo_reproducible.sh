@@ -2,11 +2,7 @@
 # The demonstration gives every user the same table: two recordings of lu_like (counted flops,
 # smpi/simulate-computation:no), the second with another smpi/host-speed, give byte-identical
 # traces, the same makespan in each of the six replays' summary.json, and the same table.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 for run in 1 2; do
   speed=$([ "$run" = 1 ] && echo 1Gf || echo 3.7Gf)
   /usr/bin/python3 "$source_dir/scripts/demo_seed004.py" --build "$build" --out "$work/demo$run" --iterations 3 \

@@ -2,12 +2,7 @@
 # Determinism: the demonstration's six configurations (xyz / block-xyz / random with a fixed seed,
 # x DOR / PNC), replayed twice from one recorded trace, give byte-identical result files. On a
 # difference the test names the file and its first differing line.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 "$haec" platform haec-box:3x3x3,preset=seed004 --out box.json > /dev/null
 # Record lu_like (81 ranks, 4 iterations) once, on the box itself.
 "$haec" map --platform box.json --map block-xyz -np 81 --out map > /dev/null

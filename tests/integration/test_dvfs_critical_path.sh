@@ -17,13 +17,7 @@
 #     default, still saves, and differs from the default (the messages' peers reach the governor);
 #     replayed twice, identical to the bit; and so with the chain float cap (peer_chain=1), which
 #     also keeps the 30-iteration ondes3d run within +1 % and saving.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 record() { # platform ranks out app-args...
   local p=$1 n=$2 out=$3
   shift 3

@@ -8,21 +8,14 @@
 #     computation racing) within 1e-5, and its least energy at +0 % makespan saves at least what
 #     the free-float bound and Lagrange (default, not longer than performance here) save.
 # Measured: free float 812 J, LP at +0 % 4384 J (5.87 %), Lagrange 1782 J (2.39 %).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-py="${HAEC_PYTHON:-/usr/bin/python3}"
+source "$(dirname "$0")/common.sh"
 "$py" -c "import scipy.optimize" 2> /dev/null || { echo "SciPy missing for $py: skipped"; exit 77; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 P=cluster:16,preset=taurus-node
 "$haec" trace record --platform $P -np 16 --out s/s.txt --quiet --cfg smpi/simulate-computation:no -- \
   "$build/bin/stencil_imbalance" --iters 30 --pattern ondes3d > /dev/null
 "$haec" run --platform $P --replay s/s.txt --governor performance --cfg haec/dvfs/params:peer_float=1 --out perf --quiet
 "$haec" run --platform $P --replay s/s.txt --governor lagrange --out lagrange --quiet
-"$py" "$src/scripts/dvfs_float_lp.py" perf --slack 0 > lp.txt
+"$py" "$source_dir/scripts/dvfs_float_lp.py" perf --slack 0 > lp.txt
 cat lp.txt
 "$py" - <<'PY'
 import json, re

@@ -4,13 +4,7 @@
 # in emulation alike; with the old default of 0.1 s no sample ever falls inside that run, so it
 # cannot switch (and its sampling timers must not stretch the run either).
 # stencil_imbalance, 8 ranks, 20 iterations, 200 flop per cell, cluster:8,preset=taurus-node.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 P=cluster:8,preset=taurus-node
 app=("$build/bin/stencil_imbalance" --iters 20 --flops-per-cell 200)
 "$haec" trace record --platform $P -np 8 --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- "${app[@]}" > /dev/null

@@ -3,13 +3,7 @@
 #   - a host's haec:governor property overrides --governor for that host;
 #   - switch energy is charged per switch; a switch latency delays the new frequency;
 #   - iterations given by the user: SMPI's MPI_Iteration_in markers (sampi.h), every:K:MPI_Fn, site:SITE.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 cat > p.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

@@ -10,13 +10,7 @@
 #   - ondemand picks the proportional pstate (SimGrid's truncates the load: unit-tested);
 #   - iterations are detected (iterations.csv) and the performance run reports the offline optimum;
 #   - mix saves energy within +1 % makespan; the same run in emulation works too.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 P=cluster:8,preset=taurus-node
 "$haec" trace record --platform $P -np 8 --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters 30 > /dev/null
 "$haec" run --platform $P --replay t/s.txt --power --out none --quiet

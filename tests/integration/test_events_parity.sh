@@ -4,12 +4,7 @@
 # programs whose calls map one to one onto trace actions (pingpong: Send/Recv; halo_put: window
 # calls, Put, Allreduce), every rank's enter and exit times of the emulation equal those of the
 # replay of its recording within 1e-12 s.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 compare() { # name
   /usr/bin/python3 - "em_$1/events.csv" "rep_$1/events.csv" "$1" <<'EOF'

@@ -7,14 +7,7 @@
 # three Fortran manglings; a fixed-form program with include 'mpif.h' and one buffer argument of two
 # types builds with haec f77 (gfortran >= 10 flags) and is seen; a Fortran program built without
 # libhaec_pmpi is refused by haec trace record with advice naming haec f77 / fc.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-py=/usr/bin/python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/common.sh"
 [[ -x $build/bin/ring_allreduce_f ]] || fail "$build/bin/ring_allreduce_f missing (needs gfortran/smpiff)"
 
 # Sites "MPI_Send@object+0x1a2" named "MPI_Send#k", k their order of first appearance in the file.

@@ -2,13 +2,7 @@
 # `haec cc` builds an app whose MPI calls reach our PMPI layer (the run's traffic matrix is the
 # app's), `haec f77` builds a Fortran MPI program that runs, and `haec map` places ranks with
 # every strategy, min-md from a previous run's traffic_matrix.csv or from a TI trace.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 "$haec" cc -O2 "$source_dir/apps/lu_like.c" -o lu_like -lm
 readelf -d lu_like | grep -q "libhaec_pmpi.so" || { echo "FAIL: haec cc did not link libhaec_pmpi.so"; exit 1; }
 "$haec" run --platform haec-box:3x3x3 --map block-xyz -np 27 --out run --quiet -- ./lu_like 2

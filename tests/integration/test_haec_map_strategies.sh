@@ -3,14 +3,7 @@
 # outputs (hostfile, mapping.txt with MapLib's header, metrics.json), hop-bytes and link load
 # recomputed independently in Python, auto never above any other strategy, the same matrix read
 # from MapLib CSVs, mapping files read back, determinism, and `haec run --map auto`.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-py="${HAEC_PYTHON:-/usr/bin/python3}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 "$py" "$source_dir/scripts/npb_like_traces.py" --pattern cg --ranks 64 --out cg > /dev/null
 strategies="xyz block-xyz random min-md sweep scan peano hilbert gray bokhari topo-aware greedy fhgreedy greedy-allc bipartition pacmap scotch auto"
 for s in $strategies; do

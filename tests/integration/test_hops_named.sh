@@ -4,12 +4,7 @@
 # collectives included) are named apart in summary.json, hops.csv, metrics.json and the console.
 # On a SimGrid XML cluster both come from SimGrid's routes (up, backbone, down: 3 links), never from
 # a grid laid over the hosts; haec map and haec run agree.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 cat > cl.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

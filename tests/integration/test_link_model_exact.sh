@@ -3,14 +3,8 @@
 # each transfer's network time (end - start) and model time equal the independent Python
 # implementation of Eq. (1)-(2) within 1 ps, for DOR and PNC, physical and byte-slip units,
 # and ranks sharing a node (h = 0).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
+source "$(dirname "$0")/common.sh"
 verify=(/usr/bin/python3 "$source_dir/tests/verify/verify_messages.py")
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 i=0
 check() { # platform np model extra...
   local platform="$1" np="$2" model="$3"; shift 3

@@ -4,11 +4,7 @@
 # (summary.json, links.csv), and they show what MARS reports of the fat tree (seed 003 §3.2):
 # random placement sends more of the bytes up to the top level than sequential placement, and
 # reducing the upper levels' bandwidth never speeds a run up.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "${2:-$(dirname "$0")/../..}" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 /usr/bin/python3 "$source_dir/scripts/mars_studies.py" "$build" "$work/out" --small > "$work/log" 2>&1 ||
   { echo "FAIL: the study script failed"; tail -20 "$work/log"; exit 1; }
 [ -s "$work/out/tables.md" ] || { echo "FAIL: no tables.md"; exit 1; }

@@ -5,12 +5,7 @@
 # the route length worked out independently here: 2 l on the fat tree (l = lowest common level),
 # the BFS length over the documented cable layout on the hierarchical network. Reduce must slow
 # the run down, never speed it up; the same replay twice is bit-identical.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 cat > cluster.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

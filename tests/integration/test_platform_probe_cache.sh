@@ -3,13 +3,7 @@
 # (tools/haec/disk_cache.hpp): a second run on the same platform reuses it; a changed platform is
 # probed again (a removed power profile is then refused, a broken file reported by SimGrid); a
 # damaged entry is a miss, not a wrong platform; HAEC_CACHE=off keeps nothing.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 export XDG_CACHE_HOME="$work/cache"
 cp -r "$source_dir/examples/campaigns/lu_like16" .
 fail() { echo "FAIL: $*"; exit 1; }

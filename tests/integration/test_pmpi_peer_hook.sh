@@ -5,12 +5,7 @@
 # receives name the other rank and tag 1 (C and, through the Fortran entry points, ring_allreduce_f
 # with MPI_ANY_SOURCE as -1 and waits on requests with a known peer); without a definition nothing
 # is called and the run is unchanged.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/common.sh"
 
 cat > hook.c <<'EOF'
 #include <smpi/smpi.h>

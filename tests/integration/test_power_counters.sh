@@ -13,17 +13,10 @@
 #  - emulation: a program handing each burst's counts to the suite's entry point, as the PMPI layer
 #    does (counters_entry.c), gets them attached to SMPI's burst computations; its measured bursts
 #    vary from run to run, the energy identity does not.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "${2:-$(dirname "$0")/../..}" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 # --- the fit --------------------------------------------------------------------------------
-$py "$src/calibration/examples/counters/make_logs.py" logs --seed 7
+$py "$source_dir/calibration/examples/counters/make_logs.py" logs --seed 7
 "$haec" calibrate power --counters logs/power.csv logs/counters.csv --out fitted.json > fit.out
 cat fit.out
 $py - <<'PY'
@@ -43,7 +36,7 @@ grep -q "R^2" fit.out && grep -q "held out: RMS error" fit.out
 # --- the replay -----------------------------------------------------------------------------
 # calibration/examples/counters: two hosts (2 and 1 Gf per core, 2 cores) and a trace whose rank r
 # runs region MPI_Init@trace>* then region MPI_Barrier@trace>*, one annotated computation each.
-ex="$src/calibration/examples/counters"
+ex="$source_dir/calibration/examples/counters"
 cp "$ex/two.xml" . && cp -r "$ex/trace.txt" "$ex/trace_files" . && mv trace.txt t.txt
 cp logs/truth.json exact.json
 "$haec" run --platform two.xml --replay t.txt --power-model counters --counter-coefficients exact.json \
@@ -138,7 +131,7 @@ print("shared cores: h0 %.9f J = P_static T + c . counts; %.6f W with 3 computat
 PY
 
 # --- emulation through the PMPI layer's entry point -----------------------------------------
-smpicc -O1 -o entry "$src/tests/integration/counters_entry.c"
+smpicc -O1 -o entry "$source_dir/tests/integration/counters_entry.c"
 "$haec" run --platform two.xml -np 2 --power-model counters --counter-coefficients exact.json --out emu --quiet -- ./entry
 $py - <<'PY'
 import csv, json
@@ -160,7 +153,7 @@ PY
 # with our PMPI layer (haec cc) the counts land in the regions the calls name: every computation of
 # regions.csv carried counts, and each burst's counts are in the region ending at the call they
 # were handed at (the first barrier's: 4e8 (rank + 1) instructions)
-"$build/bin/haec" cc -O1 -o entry_pmpi "$src/tests/integration/counters_entry.c"
+"$build/bin/haec" cc -O1 -o entry_pmpi "$source_dir/tests/integration/counters_entry.c"
 "$haec" run --platform two.xml -np 2 --power-model counters --counter-coefficients exact.json --out emu-pmpi \
   --quiet -- ./entry_pmpi
 $py - <<'PY'

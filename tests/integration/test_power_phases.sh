@@ -6,13 +6,7 @@
 #  - a ranks profile halves P_dynamic on the host carrying those ranks only;
 #  - a region profile (emulation, key taken from regions.csv) changes that region's power;
 #  - bad workload files and socket settings fail with one line and leave no result directory.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 # One trace, replayed everywhere: 8 ranks of lu_like (deterministic computations).
 cat > one.xml <<'XML'

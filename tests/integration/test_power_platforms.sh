@@ -3,13 +3,7 @@
 # torus and mesh prices every host with its kind's default node profile (no host at 0 J, each
 # between its idle and all-cores power over the run), and `--governor ondemand` on a HAEC box has
 # pstates to switch between. The refusals on hosts without a profile are bad-input cases.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=${HAEC_PYTHON:-/usr/bin/python3}
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 app=("$build/bin/stencil_imbalance" --iters 10)
 run() { "$haec" run -np 8 --quiet --cfg smpi/simulate-computation:no "$@" -- "${app[@]}"; }
 run --platform haec-box:2x2x2 --power --out box

@@ -8,19 +8,13 @@
 #     power; spinning on MPI_Iprobe or MPI_Test (12 ranks per node, polling at 0.5 of a core)
 #     costs P_static + 0.5 P_dynamic = 141.78 W; --power does not change the simulated time.
 #  3. Bad inputs: one line, exit status 2 (CLI) or 3 (found in the platform), no result directory.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-PY="${HAEC_PYTHON:-/usr/bin/python3}"
-HAEC="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 # 1. lu_like on 4 taurus nodes, 2 ranks each.
-"$HAEC" run --platform cluster:4,preset=taurus --map block-xyz -np 8 --power-series --out lu -- "$build/bin/lu_like" 10 \
+"$haec" run --platform cluster:4,preset=taurus --map block-xyz -np 8 --power-series --out lu -- "$build/bin/lu_like" 10 \
   > table.txt
 grep -qE '^energy +[0-9.]+ J \(hosts [0-9.]+ J, links 0.000000 J\)' table.txt || { cat table.txt; exit 1; }
-"$PY" - <<'PY'
+"$py" - <<'PY'
 import csv, json
 s = json.load(open("lu/summary.json"))
 T = s["makespan_s"]
@@ -60,12 +54,12 @@ PY
 
 # 2. Waiting: sleep vs iprobe vs test, 12 waiting ranks on node-0 (the 24th rank sends after 100 ms).
 for mode in sleep iprobe test; do
-  "$HAEC" run -q --platform cluster:2,preset=taurus --map block-xyz -np 24 --power-series --cfg haec/power/polling:0.5 \
+  "$haec" run -q --platform cluster:2,preset=taurus --map block-xyz -np 24 --power-series --cfg haec/power/polling:0.5 \
     --cfg smpi/simulate-computation:no --out "$mode" -- "$build/bin/poll_vs_sleep" "$mode" 100
 done
-"$HAEC" run -q --platform cluster:2,preset=taurus --map block-xyz -np 24 --cfg smpi/simulate-computation:no \
+"$haec" run -q --platform cluster:2,preset=taurus --map block-xyz -np 24 --cfg smpi/simulate-computation:no \
   --out plain -- "$build/bin/poll_vs_sleep" sleep 100
-"$PY" - <<'PY'
+"$py" - <<'PY'
 import csv, json
 dyn = (174.38 - 114.62) * 12 / 11
 eps = 174.38 - dyn
@@ -102,11 +96,11 @@ expect_fail() { # status, regex, command...
   [ ! -e bad ] || { echo "FAIL: a result directory was left"; exit 1; }
 }
 expect_fail 2 '^haec: --cfg haec/power/polling:2: must be in \[0,1\]' \
-  "$HAEC" run --platform cluster:2 -np 2 --power --cfg haec/power/polling:2 --out bad -- "$build/bin/pingpong" 8 1
+  "$haec" run --platform cluster:2 -np 2 --power --cfg haec/power/polling:2 --out bad -- "$build/bin/pingpong" 8 1
 expect_fail 2 "^haec: --cfg haec/power/link-wattage: 'optical:1' is not type:idle:busy" \
-  "$HAEC" run --platform cluster:2 -np 2 --power --cfg haec/power/link-wattage:optical:1 --out bad -- "$build/bin/pingpong" 8 1
+  "$haec" run --platform cluster:2 -np 2 --power --cfg haec/power/link-wattage:optical:1 --out bad -- "$build/bin/pingpong" 8 1
 expect_fail 2 "preset=taurus,speeds=2Gf/1Gf: 12 wattage_calibration entries for 2 pstates" \
-  "$HAEC" run --platform cluster:2,preset=taurus,speeds=2Gf/1Gf -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
+  "$haec" run --platform cluster:2,preset=taurus,speeds=2Gf/1Gf -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
 cat > old.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -117,8 +111,8 @@ cat > old.xml <<'XML'
 </platform>
 XML
 expect_fail 2 "host h0 property watt_per_state: is the old SimGrid name, ignored by SimGrid 3.32 \(0 W\); rename it wattage_per_state" \
-  "$HAEC" run --platform old.xml -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
+  "$haec" run --platform old.xml -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
 sed 's/watt_per_state" value="100:120:200"/wattage_per_state" value="100:120:200,90:100:150"/' old.xml > count.xml
 expect_fail 2 "host h0 property wattage_per_state: 2 power states for 1 pstates" \
-  "$HAEC" run --platform count.xml -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
+  "$haec" run --platform count.xml -np 2 --power --out bad -- "$build/bin/pingpong" 8 1
 echo "power run checks passed"

@@ -10,12 +10,7 @@
 #     iprobe computations are bounded to 0.3 of a core, which SimGrid sees as CPU load).
 #  C. haec-box 2x2x2 with the PNC link model (bandwidth factors from the model): link bytes
 #     equal the usage integral; optical/wireless energy from the default link wattage.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-PY="${HAEC_PYTHON:-/usr/bin/python3}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 # The probe: SimGrid's figures with full precision (its own log prints %f only).
 cat > probe.cpp <<'CPP'
@@ -102,7 +97,7 @@ XML
 printf 'h0:3\nh1:3\n' > hostfile
 
 compare() { # $1: result dir, $2: "hosts" to compare host energies too
-  "$PY" - "$1" "$2" <<'PY'
+  "$py" - "$1" "$2" <<'PY'
 import csv, json, sys
 out, what = sys.argv[1], sys.argv[2]
 ref_host, ref_link, kind = {}, {}, {}
@@ -155,7 +150,7 @@ PROBE_DVFS=1 PROBE_HOSTS=1 LD_PRELOAD="$build/lib/libhaec_suite.so:$work/probe.s
 compare outA hosts
 # The run really exercised every case: three pstates on h0, h2 off part of the time, link energy
 # of l0 = 3 W * T + 10 W * bytes / 1.25 GB/s.
-"$PY" - <<'PY'
+"$py" - <<'PY'
 import csv
 h = {r["host"]: r for r in csv.DictReader(open("outA/hosts.csv"))}
 assert all(float(h["h0"][f"pstate{p}_s"]) > 0 for p in range(3)), h["h0"]
@@ -181,7 +176,7 @@ PROBE_HOSTS=1 LD_PRELOAD="$build/lib/libhaec_suite.so:$work/probe.so" smpirun -n
   --cfg=smpi/iprobe-cpu-usage:0.3 "$build/bin/poll_vs_sleep" iprobe 20 > B.out 2> B.err || { cat B.err; exit 1; }
 grep -q "mode iprobe" B.out
 compare outB hosts
-"$PY" - <<'PY'
+"$py" - <<'PY'
 import csv
 h = {r["host"]: r for r in csv.DictReader(open("outB/hosts.csv"))}
 busy = float(h["h0"]["busy_s"])
@@ -198,7 +193,7 @@ LD_PRELOAD="$build/lib/libhaec_suite.so:$work/probe.so" smpirun -np 8 -platform 
   --cfg=haec/power:yes --cfg=haec/out:outC --cfg=smpi/host-speed:1Gf "$build/bin/lu_like" 10 > C.out 2> C.err ||
   { cat C.err; exit 1; }
 compare outC links
-"$PY" - <<'PY'
+"$py" - <<'PY'
 import csv, json
 T = json.load(open("outC/summary.json"))["makespan_s"]
 bw = {"optical": 31.25e9, "wireless": 12.5e9}

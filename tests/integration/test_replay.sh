@@ -2,13 +2,7 @@
 # `haec run --replay`: a SimGrid time-independent trace replays with the suite, gives the same
 # simulated time as plain `smpirun -replay` when no model is active, and the same result files,
 # byte for byte, when replayed twice with a link model.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 cat > cluster.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

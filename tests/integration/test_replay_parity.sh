@@ -10,13 +10,7 @@
 #   - load balancing: makespan within 5 % and migrations within 20 % (measured 3.0 % and 55 vs 59:
 #     iterations are detected from call sites in emulation and from actions in replay, so the
 #     balancing windows can start an iteration apart).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 "$haec" trace record --platform cluster:4,preset=taurus -np 8 --power --link dor --messages --out t/lu.txt \
   --keep-run em -- "$build/bin/lu_like" 3 > /dev/null

@@ -5,12 +5,7 @@
 # non-blocking alltoalls by 1e-5). lu_like (point-to-point waves) and ring_allreduce (ring messages
 # and allreduces), trace_patterns (non-blocking collectives, wildcards, RMA) on a cluster and a
 # torus, with SimGrid's own network model (--link none).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 check() { # name platform np app args...
   local name=$1 platform=$2 np=$3

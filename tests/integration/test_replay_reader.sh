@@ -6,12 +6,7 @@
 # without). Traces: a hand-written one with point-to-point, non-blocking and collective actions,
 # comments, blank lines, tabs, runs of spaces and a CRLF line; and the LU-like trace of bench/scale.
 # Then haec run --link dor gives identical result files with either reader.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 suite="$build/lib/libhaec_suite.so"
 cat > cluster.xml <<'XML'
 <?xml version='1.0'?>
@@ -40,7 +35,7 @@ for r in 0 1 2 3; do
   } > "mixed/rank-$r.txt"
   echo "mixed/rank-$r.txt" >> mixed.txt
 done
-/usr/bin/python3 "$src/bench/scale/gen_lu_trace.py" --ranks 16 --iterations 2 --out lu > /dev/null
+/usr/bin/python3 "$source_dir/bench/scale/gen_lu_trace.py" --ranks 16 --iterations 2 --out lu > /dev/null
 
 log=(--log=smpi_replay.thresh:verbose --log=no_loc)
 for trace in mixed.txt lu/lu.txt; do

@@ -9,14 +9,8 @@
 #     the messages that cross wireless links;
 #  4. sampled mode: same seed -> bit-identical messages.csv in replay; another seed differs; the
 #     mean of the sampled times is near the expected-mode mean.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
+source "$(dirname "$0")/common.sh"
 verify=(/usr/bin/python3 "$source_dir/tests/verify/verify_messages.py")
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 
 pingpong() { # out platform np model extra...

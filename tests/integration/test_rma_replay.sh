@@ -6,13 +6,7 @@
 # and on a HAEC box with the DOR link model and the energy model: every replay reproduces its
 # emulated makespan within 1e-9 relative (measured: equal to 1e-15), energy too, the traces pass
 # haec trace check, and a replay is deterministic.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-py=/usr/bin/python3
+source "$(dirname "$0")/common.sh"
 field() { $py -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$1/summary.json" "$2"; }
 same() { # relative 1e-9
   $py -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b) <= 1e-9*max(a,b) else 1)' "$1" "$2"

@@ -12,12 +12,7 @@
 #  - the link models time each message on its own route: with --link pnc_r (whose per-pair route
 #    cache must notice a pair's other routes) a pair's 2-hop messages take longer than its 1-hop
 #    messages of the same size, and all messages of one size and hop count take the same time.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 cat > cluster.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

@@ -8,14 +8,7 @@
 #   4. a trace sending a message nobody receives (small, so SMPI completes the send eagerly and
 #      the replay ends as if nothing were wrong): the run fails (exit 3) with one line naming the
 #      check and its figures, and leaves no result directory.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/common.sh"
 
 # 1. Emulation.
 "$haec" trace record --platform haec-box:2x2x2 -np 8 --out lu.trace --keep-run emu --quiet -- "$build/bin/lu_like" 2 > /dev/null

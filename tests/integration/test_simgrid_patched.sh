@@ -3,19 +3,14 @@
 # result files as with Debian's library (--simgrid debian), in replay (DOR link model, power) and
 # in emulation (lu_like with smpi/simulate-computation:no, so that the run is deterministic), and the
 # simulator really loads the patched library. Skipped (exit 77) when no checked build exists.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
+source "$(dirname "$0")/common.sh"
 prefix="$build/simgrid-prefix"
 if [ ! -f "$prefix/CHECKED" ]; then
   echo "no checked patched SimGrid in $prefix (scripts/build-simgrid.sh): skipped"
   exit 77
 fi
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 haec="$build/bin/haec"
-/usr/bin/python3 "$src/bench/scale/gen_lu_trace.py" --ranks 64 --iterations 2 --out lu > /dev/null
+/usr/bin/python3 "$source_dir/bench/scale/gen_lu_trace.py" --ranks 64 --iterations 2 --out lu > /dev/null
 
 same() { # $1 $2: result directories; every result file equal, summary.json but for simgrid_library
   for f in "$1"/*.csv; do

@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
 # Loading libhaec_suite.so with no haec flag changes nothing, and observing a run (haec/out,
 # no link model) does not change it either: identical simulated times, to the last digit.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 cat > cluster.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

@@ -2,13 +2,7 @@
 # haec run's pre-run trace check is remembered per file identity (tools/haec/trace_check_cache.hpp):
 # a second replay of the same trace does not check it again, and any change to a rank file (here a
 # corrupt line appended) is checked again and refused; HAEC_TRACE_CHECK_CACHE=off keeps nothing.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 export XDG_CACHE_HOME="$work/cache"
 cp -r "$source_dir/examples/campaigns/lu_like16" .
 fail() { echo "FAIL: $*"; exit 1; }

@@ -10,14 +10,7 @@
 #     import gives back the same files;
 #  4. (run first: needs no counting) an archive in Score-P's layout (trace_otf2_counters_gen.c) imports to hand-computed annotations;
 #     counters missing on a rank or before a call: one line, exit 2, nothing written.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/common.sh"
 
 # --- 1. the no-PMU line (only where PAPI_TOT_INS really cannot be counted)
 tot_ins=$(papi_command_line PAPI_TOT_INS 2>&1 || true)

@@ -2,13 +2,7 @@
 # haec trace export (result directory -> OTF2, read back with otf2-print) and haec trace import
 # (an OTF2 archive written here with libotf2 by trace_otf2_gen.c -> TI trace, hand-computed lines,
 # replayed), plus their bad inputs (one line, exit 2, nothing left behind).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-source_dir="$(cd "$2" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 command -v otf2-print > /dev/null || { echo "FAIL: otf2-print missing (apt install otf2-tools / libopen-trace-format2-dev)"; exit 1; }
 
 # --- export: lu_like on one rank per node, with messages and power

@@ -6,13 +6,7 @@
 # the rest); calls replay cannot express (MPI_Rput) and SimGrid-tracer wildcards/NBCs are one-line
 # errors; plain smpirun -replay
 # reads a trace without haec actions; SimGrid's Paje output still works with the suite preloaded.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-py=/usr/bin/python3
+source "$(dirname "$0")/common.sh"
 makespan() { $py -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["makespan_s"]))' "$1/summary.json"; }
 same() { $py -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b) <= 1e-9*max(a,b) else 1)' "$1" "$2"; }
 

@@ -3,12 +3,7 @@
 # ring_allreduce and stencil_imbalance, with and without --power-series, with ranks sharing nodes
 # (8 ranks on cluster:4) or not (cluster:8); what cannot be carried is refused before writing; a
 # moved trace (list names files relative to itself) replays to the same makespan.
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-haec="$build/bin/haec"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 makespan() { /usr/bin/python3 -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["makespan_s"]))' "$1/summary.json"; }
 same() { # a b what
   /usr/bin/python3 -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if a > 0 and abs(a-b) <= 1e-9*a else 1)' "$1" "$2" ||

@@ -11,14 +11,7 @@
 #      no link carries more than its bandwidth while busy; two replays are identical bit for bit;
 #   3. scripts/animate_snapshots.py renders one PNG frame per period and a GIF of as many frames
 #      (skipped, with a line saying so, only when matplotlib is missing).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$(dirname "$0")/../.." && pwd)"
-haec="$build/bin/haec"
-py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/common.sh"
 
 cat > two.xml <<'X'
 <?xml version='1.0'?>
@@ -73,7 +66,7 @@ for h in hist:  # every bin's bytes lie within its edges
 print(f"pingpong: busy {busy:.6g} s x bandwidth = flow bytes {occ:.6g} (one flow at a time); union of transfers {union:.6g} s")
 P
 
-trace="$src/examples/campaigns/lu_like16/trace.txt"
+trace="$source_dir/examples/campaigns/lu_like16/trace.txt"
 for r in 1 2; do
   "$haec" run --platform haec-box:2x2x2 --link dor --replay "$trace" --messages --snapshot-period 0.25ms \
     --out lu$r --quiet
@@ -121,7 +114,7 @@ if ! $py -c 'import matplotlib' 2>/dev/null; then
   echo "SKIP part 3: matplotlib is missing (python3-matplotlib)"
   exit 0
 fi
-$py "$src/scripts/animate_snapshots.py" lu1 --out anim
+$py "$source_dir/scripts/animate_snapshots.py" lu1 --out anim
 n=$($py -c 'import json; print(json.load(open("lu1/summary.json"))["snapshot_periods"])')
 frames=$(ls anim/frame-*.png | wc -l)
 [ "$frames" -eq "$n" ] || { echo "FAIL: $frames frames for $n periods"; exit 1; }

@@ -3,13 +3,8 @@
 # with model times worked out by hand from docs/MODELS.md §3.1: it accepts them, and it rejects a model
 # time 2 ps off, a wrong hop count, a routing option it must honour, and a wrong derived parameter.
 # Needs only the source dir ($2); the build dir ($1) is not used.
-set -euo pipefail
-source_dir="$(cd "$2" && pwd)"
-py="${HAEC_PYTHON:-/usr/bin/python3}"
+source "$(dirname "$0")/common.sh"
 verify=("$py" "$source_dir/tests/verify/verify_messages.py")
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
 
 fail() { echo "FAIL: $*"; exit 1; }
 expect() { # expected-exit dir [options...]: run the verifier and compare its exit status
