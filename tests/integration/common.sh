@@ -12,3 +12,20 @@ cd "$work"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; } # ctest's SKIP_RETURN_CODE
+
+# record_lu16_trace: an 8-host cluster.xml and its hostfile, and lu_like (16 ranks, 3 iterations)
+# recorded there by plain smpirun as a time-independent trace, trace/lu.txt.
+record_lu16_trace() {
+  cat > cluster.xml <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="h" suffix="" radical="0-7" speed="1Gf" bw="1.25GBps" lat="1.5us" loopback_bw="100GBps" loopback_lat="10ns"/>
+</platform>
+XML
+  for i in 0 1 2 3 4 5 6 7; do echo "h$i"; done > hostfile
+  mkdir -p trace
+  smpirun -np 16 -platform cluster.xml -hostfile hostfile -trace-ti --cfg=tracing/filename:trace/lu.txt \
+    --cfg=smpi/host-speed:1Gf "$build/bin/lu_like" 3 > record.out 2> record.err
+  [ -s trace/lu.txt ] || { cat record.err; fail "no trace recorded"; }
+}

@@ -6,18 +6,7 @@
 # the BFS length over the documented cable layout on the hierarchical network. Reduce must slow
 # the run down, never speed it up; the same replay twice is bit-identical.
 source "$(dirname "$0")/common.sh"
-cat > cluster.xml <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="h" suffix="" radical="0-7" speed="1Gf" bw="1.25GBps" lat="1.5us" loopback_bw="100GBps" loopback_lat="10ns"/>
-</platform>
-XML
-for i in 0 1 2 3 4 5 6 7; do echo "h$i"; done > hostfile
-mkdir trace
-smpirun -np 16 -platform cluster.xml -hostfile hostfile -trace-ti --cfg=tracing/filename:trace/lu.txt \
-  --cfg=smpi/host-speed:1Gf "$build/bin/lu_like" 3 > record.out 2> record.err
-[ -s trace/lu.txt ] || { echo "FAIL: no trace recorded"; cat record.err; exit 1; }
+record_lu16_trace
 
 replay() { # OUT SPEC MAP [OPTION...]: 16 ranks, two per node (cores=2, the xyz mapping fills nodes in turn)
   "$haec" run --platform "$2" --map "$3" --seed 5 --messages --replay trace/lu.txt --out "$1" --quiet "${@:4}"

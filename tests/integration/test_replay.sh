@@ -3,18 +3,7 @@
 # simulated time as plain `smpirun -replay` when no model is active, and the same result files,
 # byte for byte, when replayed twice with a link model.
 source "$(dirname "$0")/common.sh"
-cat > cluster.xml <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="h" suffix="" radical="0-7" speed="1Gf" bw="1.25GBps" lat="1.5us" loopback_bw="100GBps" loopback_lat="10ns"/>
-</platform>
-XML
-for i in 0 1 2 3 4 5 6 7; do echo "h$i"; done > hostfile
-mkdir trace
-smpirun -np 16 -platform cluster.xml -hostfile hostfile -trace-ti --cfg=tracing/filename:trace/lu.txt \
-  --cfg=smpi/host-speed:1Gf "$build/bin/lu_like" 3 > record.out 2> record.err
-[ -s trace/lu.txt ] || { echo "FAIL: no trace recorded"; cat record.err; exit 1; }
+record_lu16_trace
 
 # No model: the suite only observes, and the replay's simulated time is SimGrid's own (with the
 # precision haec run sets in every mode, surf/precision 1e-13).
