@@ -71,6 +71,7 @@ struct Calls {
   std::unordered_map<long, size_t> last_event;                  // pid -> its last event
   std::unordered_map<const sg4::Activity*, size_t> entry_burst; // exec -> the entry it delays
   std::set<int> finalized; // ranks that entered MPI_Finalize
+  std::vector<char> finalize_site; // by site: 0 not known yet, 1 another call, 2 MPI_Finalize
   // iteration boundaries, when a plugin subscribed to them
   bool iterations_on = false;
   iterations::IterationMode mode;
@@ -232,6 +233,19 @@ void follow_entry_bursts()
   });
 }
 
+// Whether `site` is a call of MPI_Finalize, from its text once per site (asked at every call).
+bool is_finalize(uint32_t site)
+{
+  if (site == kNoSite)
+    return false;
+  auto& known = calls().finalize_site;
+  if (site >= known.size())
+    known.resize(site + 1, 0);
+  if (known[site] == 0)
+    known[site] = calls().table.site_text(site).rfind("MPI_Finalize@", 0) == 0 ? 2 : 1;
+  return known[site] == 2;
+}
+
 } // namespace
 
 namespace parts {
@@ -251,7 +265,7 @@ void start_calls()
   // Which ranks reach MPI_Finalize (ranks_finalized check): one lookup per call, recording only.
   if (recording())
     bus().mpi_calls.subscribe([](const MpiCall& call) {
-      if (call.enter && calls().table.site_text(call.site).rfind("MPI_Finalize@", 0) == 0)
+      if (call.enter && is_finalize(call.site))
         calls().finalized.insert(rank_of(call.pid));
     });
 }
@@ -337,14 +351,14 @@ bool calls_reported()
 // the calling rank's actor; `caller` is the return address into the application.
 extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
 {
-  if (sg4::Actor::self() != nullptr)
+  if (!haec::core::passive() && sg4::Actor::self() != nullptr)
     haec::core::entered(haec::core::intern(function, caller));
 }
 
 extern "C" void haec_suite_mpi_exit(void)
 {
   using namespace haec::core;
-  if (sg4::Actor::self() == nullptr)
+  if (passive() || sg4::Actor::self() == nullptr)
     return;
   const long pid      = sg4::this_actor::get_pid();
   Position& p         = position(pid);
@@ -358,7 +372,8 @@ extern "C" void haec_suite_mpi_exit(void)
 // Every application-level point-to-point message, with world ranks (sender side).
 extern "C" void haec_suite_logical_message(int src_world_rank, int dst_world_rank, unsigned long long bytes)
 {
-  haec::core::parts::log_app_message(src_world_rank, dst_world_rank, bytes, sg4::Engine::get_clock());
+  if (haec::core::recording()) // the traffic matrix and the sent = received check
+    haec::core::parts::log_app_message(src_world_rank, dst_world_rank, bytes, sg4::Engine::get_clock());
 }
 
 // Around each MPI_Test* of a rank (SMPI sleeps inside it): polling.

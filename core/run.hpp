@@ -36,6 +36,9 @@ template <class Config> Config configure(Config (*make)(const settings::Values&)
 int smpi_envelope();
 // True when the run writes results (haec/out given).
 bool recording();
+// True when the suite was loaded without any haec setting: the PMPI layer's reports are ignored,
+// so a bare preload costs the program nothing per MPI call.
+bool passive();
 
 // --- run context --------------------------------------------------------------------------
 // The rank running on `host` when it carries exactly one SMPI rank, -1 otherwise.

@@ -49,6 +49,7 @@ settings::Values& values()
 struct Context {
   int envelope   = 16;
   bool recording = false;
+  bool passive   = false; // until start_run has read the settings
   std::optional<RunDescription> description;
   std::unordered_map<long, int> rank_of_pid;
   std::map<const sg4::Host*, std::vector<int>> ranks_on_host; // built on first use
@@ -100,6 +101,7 @@ void start_run()
     settings_table().validate(values());
     check_out_dir(values().text("haec/out"));
     c.recording = !values().text("haec/out").empty();
+    c.passive   = values().nothing_given();
     c.envelope  = static_cast<int>(values().integer("haec/link/smpi-envelope"));
     if (values().given("haec/run"))
       c.description = read_run_description(values().text("haec/run"));
@@ -179,6 +181,11 @@ int smpi_envelope()
 bool recording()
 {
   return context().recording;
+}
+
+bool passive()
+{
+  return context().passive;
 }
 
 int sole_rank_on(const sg4::Host* host)

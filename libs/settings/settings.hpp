@@ -55,6 +55,8 @@ public:
   void assume_active(const std::string& key) { assumed_.insert(key); }
 
   bool given(const std::string& key) const { return given_.count(key) > 0; }
+  // No value given and none assumed active: the suite was loaded without any haec flag.
+  bool nothing_given() const { return given_.empty() && assumed_.empty(); }
   const std::string& text(const std::string& key) const;
   double number(const std::string& key) const;    // units::parse_number
   long long integer(const std::string& key) const; // units::parse_integer (non-negative)
