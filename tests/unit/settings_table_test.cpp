@@ -104,3 +104,17 @@ TEST(SettingsTable, PluginConfigurationsCheckCombinations)
   d.give("haec/dvfs/up-threshold", "1.5");
   EXPECT_NE(error_of(d).find("up threshold 1.5 is outside (0,1]"), std::string::npos) << error_of(d);
 }
+
+// A suite loaded without any haec setting is passive (core/run_context.cpp): a value given or a
+// setting made active by a host property each make it active.
+TEST(SettingsTable, NothingGivenUntilAValueOrAnActiveSetting)
+{
+  settings::Values bare(core::settings_table(), settings::Source::Suite);
+  EXPECT_TRUE(bare.nothing_given());
+  settings::Values out(core::settings_table(), settings::Source::Suite);
+  out.give("haec/out", "/tmp");
+  EXPECT_FALSE(out.nothing_given());
+  settings::Values hosts(core::settings_table(), settings::Source::Suite);
+  hosts.assume_active("haec/dvfs/governor");
+  EXPECT_FALSE(hosts.nothing_given());
+}
