@@ -56,7 +56,7 @@ grep -q "^haec: any.txt: 6 place(s) cannot be repaired (listed above); nothing w
 # 3. non-blocking collectives: rejected by both; repaired into haec_* actions haec replays
 simgrid_trace nb "$BUILD/bin/tracer_patterns" nbcoll 2
 smpirun -np 4 -platform plat.xml -replay nb.txt > sg.log 2>&1 && fail "SimGrid replays ialltoall (no longer a test)"
-run_expect 2 "nb.txt_files/.*:3: 'ialltoall' \(a non-blocking collective as SimGrid's tracer writes it\) cannot be replayed" \
+run_expect 2 "nb.txt_files/.*:[0-9]+: 'ialltoall' \(a non-blocking collective as SimGrid's tracer writes it\) cannot be replayed" \
   "$HAEC" trace check nb.txt
 "$HAEC" trace repair nb.txt --out nb-fixed.txt > out 2> err || { cat err >&2; fail "repair nbcoll"; }
 grep -q "40 non-blocking collectives as haec_\* actions" out || { cat out; fail "nbcoll repair counts"; }
@@ -71,7 +71,7 @@ run_expect 2 "tp.txt_files/.*:[0-9]+: 'waitAny' .* the trace does not say which 
   "$HAEC" trace repair tp.txt --out tp-fixed.txt
 smpirun -np 3 -platform plat.xml -trace-ti --cfg=tracing/filename:rma.txt --cfg=smpi/host-speed:1Gf \
   "$BUILD/bin/trace_patterns" rma > rma.log 2>&1 || fail "rma trace"
-run_expect 2 "rma.txt_files/.*:4: MPI_Win_fence \(one-sided communication\) cannot be replayed" "$HAEC" trace check rma.txt
-run_expect 2 "rma.txt_files/.*:4: MPI_Win_fence" "$HAEC" trace repair rma.txt --out rma-fixed.txt
+run_expect 2 "rma.txt_files/.*:[0-9]+: MPI_Win_fence \(one-sided communication\) cannot be replayed" "$HAEC" trace check rma.txt
+run_expect 2 "rma.txt_files/.*:[0-9]+: MPI_Win_fence" "$HAEC" trace repair rma.txt --out rma-fixed.txt
 [[ ! -e tp-fixed.txt && ! -e rma-fixed.txt ]] || fail "unrepairable traces were written"
 echo PASS
