@@ -167,7 +167,7 @@ def simulate(g, summary, K, margin, lag, take):
             "run_makespan": summary["makespan_s"]}
 
 
-def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period):
+def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period, fixed=None, lag=0, cap=-1):
     """Model-predictive step: plan iterations i..i+H-1 (their work predicted by work_of), each
     computation starting no earlier than its known predecessors allow (lower), every rank's last
     computation of the horizon due by its racing end from the racing ends before i, minus margin
@@ -175,21 +175,23 @@ def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period):
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
-    window = [k for it in range(i, min(i + H, g.iters)) for k in g.by_iter[it]]
+    window = [k for it in range(i - lag, min(i + H, g.iters)) for k in g.by_iter[it]]
+    fixed = fixed or {}
     index = {k: n for n, k in enumerate(window)}
     work = [work_of(k) for k in window]
     # Racing schedule of the predicted horizon, from the racing ends before it.
-    def racing(before):
+    def racing(before, keep_fixed):
         ends = {}
         for n, k in enumerate(window):  # window is in start order of the run, a topological order
             s = g.nodes[k][1] if g.first[k] else 0.0
             for f, d in g.preds[k]:
                 s = max(s, (ends[f] if f in index else before[f]) + d)
-            ends[k] = s + work[n]
+            stretch = fixed[k].sum() if keep_fixed and g.iteration[k] < i and k in fixed else 1.0
+            ends[k] = s + work[n] * stretch
         return ends
     # Due: the racing end anchored at the racing schedule, or, where lateness already reached
     # cannot be drained, the end of racing from the state reached (no lateness added).
-    anchored, from_state = racing(race_end_before), racing(lower)
+    anchored, from_state = racing(race_end_before, False), racing(lower, True)
     race_end = {k: max(anchored[k] - margin * period, from_state[k]) for k in window}
     levels = [len(g.ranks[g.nodes[k][0]]["pstates"]) for k in window]
     y0 = np.concatenate([[0], np.cumsum(levels)]).astype(int)
@@ -210,6 +212,10 @@ def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period):
         for l, (speed, busy, _) in enumerate(ps):
             cost[y0[n] + l] = busy - idle
             eq_r.append(n); eq_c.append(y0[n] + l); eq_v.append(speed / ps[0][0])
+            if g.iteration[k] < i:  # already under way with the plan it got: its seconds per pstate fixed
+                f = fixed.get(k)
+                t = (f[l] if f is not None else (1.0 if l == 0 else 0.0)) * work[n]
+                bounds[y0[n] + l] = (t, t)
         low = g.nodes[k][1] if g.first[k] else 0.0
         for f, d in g.preds[k]:
             if f in index:
@@ -219,9 +225,11 @@ def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period):
             else:
                 low = max(low, lower[f] + d)
         bounds[s0 + n] = (low, None)
-        if last_of_rank[rank] == n:
+        due = race_end[k] if last_of_rank[rank] == n else (
+            max(anchored[k] + cap * period, from_state[k]) if cap >= 0 and g.iteration[k] >= i else None)
+        if due is not None:
             ub_r += [row] * (levels[n] + 1); ub_c += [s0 + n] + [y0[n] + l for l in range(levels[n])]
-            ub_v += [1.0] * (levels[n] + 1); ub_b.append(race_end[k]); row += 1
+            ub_v += [1.0] * (levels[n] + 1); ub_b.append(due); row += 1
     A_eq = coo_matrix((eq_v, (eq_r, eq_c)), shape=(len(window), nvar)).tocsr()
     A_ub = coo_matrix((ub_v, (ub_r, ub_c)), shape=(row, nvar)).tocsr()
     res = linprog(cost, A_ub=A_ub, b_ub=ub_b, A_eq=A_eq, b_eq=work, bounds=bounds, method="highs")
@@ -230,7 +238,30 @@ def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period):
     return {k: res.x[y0[n]:y0[n] + levels[n]] / work[n] for n, k in enumerate(window) if g.iteration[k] == i}
 
 
-def simulate_mpc(g, summary, H, margin, predict):
+def cheapest_mix(ps, stretch):
+    """Seconds per pstate per second of work at the fastest: the least busy energy taking
+    `stretch` seconds (at least 1) per second of work (two adjacent points of the lower hull)."""
+    t = [ps[0][0] / p[0] for p in ps]
+    e = [ti * (p[1] - ps[0][2]) for ti, p in zip(t, ps)]
+    best, out = None, None
+    for a in range(len(ps)):
+        for b in range(len(ps)):
+            if t[a] <= stretch <= t[b] and t[b] > t[a]:
+                w = (stretch - t[a]) / (t[b] - t[a])
+                cost = (1 - w) * e[a] + w * e[b]
+                if best is None or cost < best:
+                    best, out = cost, (a, b, w)
+    f = np.zeros(len(ps))
+    if out is None:  # faster than the fastest (or slower than the slowest): the nearest end
+        f[0 if stretch <= 1 else len(ps) - 1] = t[0 if stretch <= 1 else len(ps) - 1]
+        return f
+    a, b, w = out
+    f[a] += (1 - w) * t[a]
+    f[b] += w * t[b]
+    return f
+
+
+def simulate_mpc(g, summary, H, margin, predict, lag=0, apply="ratio", cap=-1, memory=1):
     """Receding horizon: at iteration i, plan i..i+H-1 from the state reached so far, apply i."""
     n = len(g.nodes)
     race = [g.nodes[k][2] for k in range(n)]
@@ -240,21 +271,24 @@ def simulate_mpc(g, summary, H, margin, predict):
     fractions = {}
     duration = list(race)
     infeasible = 0
-    for i in range(1, g.iters):
-        _, end = g.forward(duration)  # iterations >= i race here; only ends before i are used
+    for i in range(1 + lag, g.iters):
+        _, end = g.forward(duration)  # only the ends of iterations before i - lag are used
+        known = i - 1 - lag  # the last iteration every rank has completed
 
         def work_of(k):
-            it = g.iteration[k]
-            src = i - 1 if predict == "last" else i - 1 - ((i - 1 - it) % 1)
             if predict == "oracle":
                 return g.nodes[k][2]
-            return g.nodes[task_iter[(g.task[k], i - 1)]][2] if (g.task[k], i - 1) in task_iter else g.nodes[k][2]
+            seen = [task_iter[(g.task[k], it)] for it in range(known - memory + 1, known + 1)
+                    if (g.task[k], it) in task_iter]
+            return max(g.nodes[src][2] for src in seen) if seen else g.nodes[k][2]
 
-        plan = solve_horizon(g, i, H, work_of, end, race_end, margin, period)
+        plan = solve_horizon(g, i, H, work_of, end, race_end, margin, period, fractions, lag, cap)
         if plan is None:
             infeasible += 1
             continue
         for k, f in plan.items():
+            if apply == "time":  # the planned seconds, the actual work (known at the task's start)
+                f = cheapest_mix(g.ranks[g.nodes[k][0]]["pstates"], work_of(k) * f.sum() / g.nodes[k][2])
             fractions[k] = f
             duration[k] = g.nodes[k][2] * f.sum()
     _, end = g.forward(duration)
@@ -291,6 +325,9 @@ def main():
     ap.add_argument("--lag", default="0")
     ap.add_argument("--take", default="last")
     ap.add_argument("--mpc", default="", help="receding horizon: horizons H, comma-separated")
+    ap.add_argument("--cap", default="-1", help="lateness cap of every planned computation, in iterations (-1: none)")
+    ap.add_argument("--memory", default="1", help="predicted work: the most of the task's last M iterations")
+    ap.add_argument("--apply", default="ratio", help="ratio: the plan's seconds per pstate per second of work; time: its seconds")
     ap.add_argument("--predict", default="last", help="last: every horizon iteration's work = the last observed; oracle")
     args = ap.parse_args()
     graph, summary = load(args.run_dir)
@@ -301,8 +338,12 @@ def main():
         for H in [int(x) for x in args.mpc.split(",")]:
             for margin in [float(x) for x in args.margin.split(",")]:
                 for predict in args.predict.split(","):
-                    r = simulate_mpc(g, summary, H, margin, predict)
-                    print(f"| {H} | {margin} | {predict} | {r['makespan_pct']:+.3f} | {r['saving_pct']:.3f} | "
+                  for lag in [int(x) for x in args.lag.split(",")]:
+                   for apply in args.apply.split(","):
+                    for cap in [float(x) for x in args.cap.split(",")]:
+                     for memory in [int(x) for x in args.memory.split(",")]:
+                      r = simulate_mpc(g, summary, H, margin, predict, lag, apply, cap, memory)
+                      print(f"| {H} | {margin} | {predict} lag {lag} {apply} cap {cap} memory {memory} | {r['makespan_pct']:+.3f} | {r['saving_pct']:.3f} | "
                           f"{r['of_optimum_pct']:.1f} % | {r['infeasible']} |", flush=True)
         return 0
     print("| K | margin | lag | take | makespan % | saving % | of the optimum | infeasible windows |")
