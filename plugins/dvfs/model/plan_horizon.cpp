@@ -25,7 +25,6 @@ void HorizonPlanner::rank_levels(size_t rank, std::vector<PlanLevel> levels)
     levels_.resize(rank + 1);
     ranks_.resize(rank + 1);
     pending_.resize(rank + 1);
-    gap_.resize(rank + 1, std::numeric_limits<double>::infinity());
   }
   levels_[rank] = std::move(levels);
 }
@@ -55,8 +54,8 @@ void HorizonPlanner::computation(size_t rank, size_t iteration, size_t position,
   // Racing: it starts when its messages and its rank's previous computation allow.
   double race_start = start;
   if (!mine.empty()) {
-    gap_[rank] = std::min(gap_[rank], std::max(0.0, start - mine.back().end));
-    race_start = mine.back().race_end + gap_[rank];
+    gap_       = std::min(gap_, std::max(0.0, start - mine.back().end));
+    race_start = mine.back().race_end + gap_;
   }
   for (auto const& p : c.preds)
     race_start = std::max(race_start, ranks_[p.rank][p.index].race_end + p.delay);
@@ -153,9 +152,9 @@ HorizonPlanner::Horizon HorizonPlanner::build(size_t j,
         need(p.rank, t - (j - from.iteration), from.position, p.delay);
       }
       if (c->position > 0) // its rank's previous computation
-        need(rank, t, c->position - 1, gap_[rank]);
+        need(rank, t, c->position - 1, gap_);
       else
-        need(rank, t - 1, last_position[rank], gap_[rank]);
+        need(rank, t - 1, last_position[rank], gap_);
       node_of[{rank, t, c->position}] = k;
       h.anchored.push_back(race_start + task.work);
       h.from_state.push_back(state_start + (task.fixed >= 0 ? task.fixed : task.work));

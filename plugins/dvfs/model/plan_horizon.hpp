@@ -18,6 +18,7 @@
 #include "plan_lp.hpp"
 
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -70,7 +71,7 @@ private:
   std::vector<std::vector<PlanLevel>> levels_;
   std::vector<std::vector<Computation>> ranks_;
   std::vector<std::vector<std::pair<size_t, Pred>>> pending_; // by rank: messages to computations not reported yet
-  std::vector<double> gap_; // by rank: least time between two of its computations
+  double gap_ = std::numeric_limits<double>::infinity(); // least time between two computations of any rank
   std::map<size_t, std::map<std::pair<size_t, size_t>, double>> stretch_; // iteration -> (rank, position) -> stretch
   size_t plans_ = 0;
 };
