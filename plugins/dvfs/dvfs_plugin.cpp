@@ -121,7 +121,7 @@ private:
   void on_transfer(const core::TransferCompleted& t);
   void close_iteration(RankTrack& rt, double now);
   void busy_change(HostDvfs& hd, int delta, double now);
-  bool planning() const { return planner_.has_value(); }
+  bool planning() const { return planner_.has_value() && !planner_->refused(); }
   void plan_levels(const RankTrack& rt);
   void feed_messages();
   Plan planned(const RankTrack& rt, const HostDvfs& hd) const;
@@ -583,8 +583,10 @@ void DvfsPlugin::contribute(core::Results& results)
   results.add_summary("governor", "\"" + config_.governor + "\"");
   results.add_summary("pstate_switches", std::to_string(switches));
   results.add_summary("dvfs_switch_energy_j", units::exact(switch_energy_j_));
-  if (planning())
+  if (planner_) {
     results.add_summary("dvfs_plans", std::to_string(planner_->plans()));
+    results.add_summary("dvfs_plan_refused", planner_->refused() ? "true" : "false");
+  }
   int max_iter = 0;
   for (auto const& r : rows)
     max_iter = std::max(max_iter, r.iteration);

@@ -113,3 +113,31 @@ TEST(DvfsPlan, NoPlanWithoutTheIterationBefore)
   EXPECT_EQ(planner.plans(), 0u);
   EXPECT_THROW(HorizonPlanner(0, 0.4), std::invalid_argument);
 }
+
+// Rank 1 starts 0.1 s after the message arrives (waiting for something the messages do not
+// show, e.g. a blocking send's receiver): its end of iteration 2, 3.6 s, against 3.5 s in the
+// racing schedule of the messages, is not explained, so no plan, ever.
+TEST(DvfsPlan, RefusedWhereTheMessagesDoNotExplainTheSchedule)
+{
+  HorizonPlanner planner(2, 0.4);
+  planner.rank_levels(0, two_levels(30));
+  planner.rank_levels(1, two_levels(30));
+  for (size_t it = 0; it <= 3; ++it) {
+    const double t = static_cast<double>(it);
+    planner.computation(0, it, 0, t, t + 1, 1.0);
+    planner.message(0, it, 1, it, 0.0);
+    planner.computation(1, it, 0, t + 1.1, t + 1.6, 0.5);
+  }
+  EXPECT_FALSE(planner.plan_after(2));
+  EXPECT_TRUE(planner.refused());
+  EXPECT_FALSE(planner.plan_after(3));
+  EXPECT_EQ(planner.plans(), 0u);
+  EXPECT_LT(planner.stretch(1, 4, 0), 0);
+}
+
+TEST(DvfsPlan, ExplainedScheduleIsPlanned)
+{
+  HorizonPlanner planner = pipeline_of_two(2, 0.4, 2);
+  EXPECT_TRUE(planner.plan_after(2));
+  EXPECT_FALSE(planner.refused());
+}

@@ -12,6 +12,7 @@
 //     every computation racing, anchored at the racing ends of iteration j, so that lateness never
 //     accumulates), and every other planned computation by its racing end plus `cap` iterations;
 //     where the lateness already reached cannot be drained, by its end racing from that state.
+// Planned only where the messages explain the schedule (refused()).
 // Iterations j+2 .. j+1+horizon then run at the plan's time per second of work (stretch), until a
 // newer plan replaces it; an iteration no plan covers races.
 #pragma once
@@ -44,6 +45,10 @@ public:
   // (1: race); < 0: no plan.
   double stretch(size_t rank, size_t iteration, size_t position) const;
   size_t plans() const { return plans_; }
+  // The messages did not explain the run's schedule when it was checked (before the first plan,
+  // every computation racing: the last end against the racing one's, within 1e-4, as the float
+  // bounds of a performance run): blocking sends or collectives it does not see. No plan then.
+  bool refused() const { return refused_; }
 
 private:
   struct Pred {
@@ -65,6 +70,7 @@ private:
   std::vector<std::pair<size_t, const Computation*>> pattern(size_t j, double& period) const;
   Horizon build(size_t j, const std::vector<std::pair<size_t, const Computation*>>& pattern) const;
   void set_dues(Horizon& h, size_t j, double period) const;
+  bool explains(size_t j) const;
 
   int horizon_;
   double cap_;
@@ -73,7 +79,8 @@ private:
   std::vector<std::vector<std::pair<size_t, Pred>>> pending_; // by rank: messages to computations not reported yet
   double gap_ = std::numeric_limits<double>::infinity(); // least time between two computations of any rank
   std::map<size_t, std::map<std::pair<size_t, size_t>, double>> stretch_; // iteration -> (rank, position) -> stretch
-  size_t plans_ = 0;
+  size_t plans_  = 0;
+  bool checked_  = false, refused_ = false;
 };
 
 } // namespace haec::dvfs

@@ -2,7 +2,9 @@
 
 #include <glpk.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 namespace haec::dvfs {
@@ -83,9 +85,51 @@ void add_rows(glp_prob* lp, const PlanProblem& p, const Columns& c, Triplets& m)
     }
 }
 
+
+// The program in units GLPK's absolute tolerances (1e-7) suit: times from the earliest start, in
+// units of the mean computation (microsecond computations 300 s into a run otherwise vanish).
+PlanProblem normalised(const PlanProblem& p, double& unit)
+{
+  double origin = std::numeric_limits<double>::infinity(), work = 0;
+  for (auto const& t : p.tasks) {
+    origin = std::min(origin, t.earliest);
+    work += t.work;
+  }
+  unit = work > 0 ? work / static_cast<double>(p.tasks.size()) : 1.0;
+  PlanProblem n = p;
+  for (auto& t : n.tasks) {
+    t.work /= unit;
+    t.earliest = (t.earliest - origin) / unit;
+    if (std::isfinite(t.due))
+      t.due = (t.due - origin) / unit;
+    if (t.fixed >= 0)
+      t.fixed /= unit;
+  }
+  for (auto& e : n.edges)
+    e.delay /= unit;
+  return n;
+}
+
+std::optional<std::vector<std::vector<double>>> solve_normalised(const PlanProblem& problem);
+
 } // namespace
 
 std::optional<std::vector<std::vector<double>>> solve_plan(const PlanProblem& problem)
+{
+  if (problem.tasks.empty())
+    return std::vector<std::vector<double>>{};
+  double unit = 1;
+  auto seconds = solve_normalised(normalised(problem, unit));
+  if (seconds)
+    for (auto& task : *seconds)
+      for (auto& s : task)
+        s *= unit;
+  return seconds;
+}
+
+namespace {
+
+std::optional<std::vector<std::vector<double>>> solve_normalised(const PlanProblem& problem)
 {
   std::unique_ptr<glp_prob, void (*)(glp_prob*)> lp(glp_create_prob(), glp_delete_prob);
   glp_set_obj_dir(lp.get(), GLP_MIN);
@@ -111,4 +155,5 @@ std::optional<std::vector<std::vector<double>>> solve_plan(const PlanProblem& pr
   return seconds;
 }
 
+} // namespace
 } // namespace haec::dvfs
