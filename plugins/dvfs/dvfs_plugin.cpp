@@ -232,7 +232,8 @@ void DvfsPlugin::set_delay_watts()
 void DvfsPlugin::subscribe()
 {
   auto& bus = core::bus();
-  const bool plan = config_.governor == "lagrange" && config_.params.lagrange_plan > 0;
+  // The thesis's literal formulas are the thesis's governor: no plan.
+  const bool plan = config_.governor == "lagrange" && config_.params.lagrange_plan > 0 && !config_.params.lagrange_thesis;
   if (plan)
     planner_.emplace(config_.params.lagrange_plan, config_.params.lagrange_plan_cap);
   if (config_.params.peer_slack || config_.params.peer_float || config_.params.peer_chain > 0 || plan) {
@@ -448,7 +449,9 @@ void DvfsPlugin::feed_messages()
 Plan DvfsPlugin::planned(const RankTrack& rt, const HostDvfs& hd) const
 {
   const PstateTable& t = hd.governor->table();
-  const double stretch = rt.rank < 0 ? -1 : planner_->stretch(static_cast<size_t>(rt.rank), rt.comp_iteration, rt.comp_position);
+  const double stretch = rt.rank < 0 ? -1
+                                    : planner_->stretch(static_cast<size_t>(rt.rank), rt.comp_iteration,
+                                                        rt.comp_position, rt.comp_flops / t.fastest_speed());
   if (!(stretch > 1) || !(rt.comp_flops > 0))
     return Plan{t.fastest(), 0, -1};
   const WindowPlan w = cheapest_plan(t, rt.comp_flops, stretch * rt.comp_flops / t.fastest_speed());

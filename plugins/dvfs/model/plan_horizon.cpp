@@ -78,13 +78,16 @@ const HorizonPlanner::Computation* HorizonPlanner::find(size_t rank, size_t iter
   return nullptr;
 }
 
-double HorizonPlanner::stretch(size_t rank, size_t iteration, size_t position) const
+double HorizonPlanner::stretch(size_t rank, size_t iteration, size_t position, double work) const
 {
   auto it = stretch_.find(iteration);
   if (it == stretch_.end())
     return -1;
   auto s = it->second.find({rank, position});
-  return s == it->second.end() ? -1 : s->second;
+  if (s == it->second.end())
+    return -1;
+  const Planned& p = s->second;
+  return work > p.work ? std::max(1.0, p.stretch * p.work / work) : p.stretch;
 }
 
 // The template: iteration j's computations of every rank, in the order they started (a
@@ -168,7 +171,7 @@ HorizonPlanner::Horizon HorizonPlanner::build(size_t j,
 
 // A rank's last planned computation ends by its racing end; the others by it plus cap
 // iterations; none earlier than racing from the measured state allows.
-void HorizonPlanner::set_dues(Horizon& h, size_t j, double period) const
+void HorizonPlanner::set_dues(Horizon& h, size_t j, double period, double cap) const
 {
   std::vector<size_t> last_of_rank(ranks_.size(), 0);
   for (size_t k = 0; k < h.problem.tasks.size(); ++k)
@@ -178,9 +181,22 @@ void HorizonPlanner::set_dues(Horizon& h, size_t j, double period) const
       continue; // fixed
     if (last_of_rank[h.problem.tasks[k].rank] == k)
       h.problem.tasks[k].due = std::max(h.anchored[k], h.from_state[k]);
-    else if (cap_ >= 0)
-      h.problem.tasks[k].due = std::max(h.anchored[k] + cap_ * period, h.from_state[k]);
+    else if (cap >= 0)
+      h.problem.tasks[k].due = std::max(h.anchored[k] + cap * period, h.from_state[k]);
   }
+}
+
+// How much later than racing the last computation of iteration j ended.
+double HorizonPlanner::run_lag(size_t j) const
+{
+  double end = 0, race_end = 0;
+  for (auto const& mine : ranks_)
+    for (auto it = mine.rbegin(); it != mine.rend() && it->iteration >= j; ++it)
+      if (it->iteration == j) {
+        end      = std::max(end, it->end);
+        race_end = std::max(race_end, it->race_end);
+      }
+  return end - race_end;
 }
 
 // Up to iteration j, the last end and the last racing end agree (every computation raced so far).
@@ -210,8 +226,13 @@ bool HorizonPlanner::plan_after(size_t j)
   const auto template_ = pattern(j, period);
   if (template_.empty())
     return false;
+  // The run's lag behind racing grew since the last plan: the prediction failed somewhere (work
+  // that moved); plan this time without lateness inside the horizon.
+  const double lag = run_lag(j);
+  const bool grew  = last_lag_ >= 0 && lag > last_lag_ + 1e-3 * period;
+  last_lag_        = lag;
   Horizon h = build(j, template_);
-  set_dues(h, j, period);
+  set_dues(h, j, period, grew ? 0.0 : cap_);
   const auto seconds = solve_plan(h.problem);
   if (!seconds)
     return false;
@@ -222,7 +243,8 @@ bool HorizonPlanner::plan_after(size_t j)
     const auto& s    = (*seconds)[k];
     const double sum = std::accumulate(s.begin(), s.end(), 0.0);
     const double work = h.problem.tasks[k].work;
-    stretch_[h.iteration[k]][{h.problem.tasks[k].rank, h.position[k]}] = work > 0 ? std::max(1.0, sum / work) : 1.0;
+    stretch_[h.iteration[k]][{h.problem.tasks[k].rank, h.position[k]}] =
+        Planned{work > 0 ? std::max(1.0, sum / work) : 1.0, work};
   }
   ++plans_;
   return true;

@@ -42,8 +42,10 @@ public:
   bool plan_after(size_t iteration);
 
   // Seconds per second of work planned for the rank's `position`-th computation of `iteration`
-  // (1: race); < 0: no plan.
-  double stretch(size_t rank, size_t iteration, size_t position) const;
+  // (1: race); < 0: no plan. Given its work (seconds at the fastest level) and more work than
+  // predicted, the planned seconds are kept (the stretch shrinks, at least 1): the plan never makes
+  // a computation that grew later than it planned.
+  double stretch(size_t rank, size_t iteration, size_t position, double work = -1) const;
   size_t plans() const { return plans_; }
   // The messages did not explain the run's schedule when it was checked (before the first plan,
   // every computation racing: the last end against the racing one's, within 1e-4, as the float
@@ -69,7 +71,8 @@ private:
   const Computation* find(size_t rank, size_t iteration, size_t position) const;
   std::vector<std::pair<size_t, const Computation*>> pattern(size_t j, double& period) const;
   Horizon build(size_t j, const std::vector<std::pair<size_t, const Computation*>>& pattern) const;
-  void set_dues(Horizon& h, size_t j, double period) const;
+  void set_dues(Horizon& h, size_t j, double period, double cap) const;
+  double run_lag(size_t j) const;
   bool explains(size_t j) const;
 
   int horizon_;
@@ -78,9 +81,13 @@ private:
   std::vector<std::vector<Computation>> ranks_;
   std::vector<std::vector<std::pair<size_t, Pred>>> pending_; // by rank: messages to computations not reported yet
   double gap_ = std::numeric_limits<double>::infinity(); // least time between two computations of any rank
-  std::map<size_t, std::map<std::pair<size_t, size_t>, double>> stretch_; // iteration -> (rank, position) -> stretch
+  struct Planned {
+    double stretch, work; // work: as predicted
+  };
+  std::map<size_t, std::map<std::pair<size_t, size_t>, Planned>> stretch_; // iteration -> (rank, position)
   size_t plans_  = 0;
   bool checked_  = false, refused_ = false;
+  double last_lag_ = -1; // run_lag at the last plan (-1: none yet)
 };
 
 } // namespace haec::dvfs
