@@ -141,3 +141,35 @@ TEST(DvfsPlan, ExplainedScheduleIsPlanned)
   EXPECT_TRUE(planner.plan_after(2));
   EXPECT_FALSE(planner.refused());
 }
+
+// A computation with more work than the plan predicted keeps the planned seconds: rank 1's 0.5 s
+// of work planned at 1.8 (0.9 s), now 0.6 s: 1.5; 1 s of work: 0.9 s are not enough, it races
+// (1). Less work keeps the stretch.
+TEST(DvfsPlan, MoreWorkThanPredictedKeepsThePlannedSeconds)
+{
+  HorizonPlanner planner = pipeline_of_two(2, 0.4, 2);
+  ASSERT_TRUE(planner.plan_after(2));
+  EXPECT_NEAR(planner.stretch(1, 4, 0, 0.6), 1.5, 1e-9);
+  EXPECT_NEAR(planner.stretch(1, 4, 0, 1.0), 1.0, 1e-9);
+  EXPECT_NEAR(planner.stretch(1, 4, 0, 0.4), 1.8, 1e-9);
+}
+
+// Rank 0's computation of iteration 3 ends 0.1 s late (4.1 s): the run's lag grew since the last
+// plan, so the next one plans no lateness. Rank 1's computation of iteration 5 starts at 6.1 s
+// (rank 0 stays 0.1 s late) and is due by 6.6 s, racing from that state: stretch 1 (with the cap,
+// 6.5 + 0.4: it would take 1.6).
+TEST(DvfsPlan, NoLatenessPlannedAfterTheRunsLagGrew)
+{
+  HorizonPlanner planner = pipeline_of_two(2, 0.4, 2);
+  ASSERT_TRUE(planner.plan_after(2));
+  planner.computation(0, 3, 0, 3, 4.1, 1.0);
+  planner.message(0, 3, 1, 3, 0.0);
+  planner.computation(1, 3, 0, 4.1, 4.6, 0.5);
+  ASSERT_TRUE(planner.plan_after(3));
+  EXPECT_NEAR(planner.stretch(1, 5, 0), 1.0, 1e-9);
+  // On time, the same plan takes the cap: 1.8.
+  HorizonPlanner on_time = pipeline_of_two(2, 0.4, 3);
+  ASSERT_TRUE(on_time.plan_after(2));
+  ASSERT_TRUE(on_time.plan_after(3));
+  EXPECT_NEAR(on_time.stretch(1, 5, 0), 1.8, 1e-9);
+}
