@@ -13,6 +13,9 @@
 // frequency meanwhile), each charged haec/dvfs/switch-energy joules; a two-pstate plan ("mix")
 // switches again after its first part with a kernel timer. Timers are removed when the last rank
 // ends, so they never stretch the simulated time.
+// Lagrange's coordinated plan (lagrange_plan, plan_horizon.hpp): the ledger's computations and
+// messages go to the planner, which plans when every rank has completed an iteration; each
+// computation then runs at the cheapest plan of its planned length (window_plan.hpp).
 #include "dvfs_observer.hpp"
 #include "dvfs_settings.hpp"
 #include "governor.hpp"

@@ -102,14 +102,18 @@ std::vector<std::pair<size_t, const HorizonPlanner::Computation*>> HorizonPlanne
     if (levels_[r].empty())
       continue; // not a rank of the run
     const Computation *last = nullptr, *before = nullptr;
-    for (auto const& c : ranks_[r]) {
-      if (c.iteration == j) {
-        out.push_back({r, &c});
-        last = &c;
-      } else if (j > 0 && c.iteration == j - 1) {
-        before = &c;
+    std::vector<const Computation*> in_j; // newest first: only the last iterations are read
+    for (auto it = ranks_[r].rbegin(); it != ranks_[r].rend() && it->iteration + 1 >= j; ++it) {
+      if (it->iteration == j) {
+        in_j.push_back(&*it);
+        if (last == nullptr)
+          last = &*it;
+      } else if (j > 0 && it->iteration == j - 1 && before == nullptr) {
+        before = &*it;
       }
     }
+    for (auto c = in_j.rbegin(); c != in_j.rend(); ++c)
+      out.push_back({r, *c});
     if (last == nullptr || before == nullptr)
       return {};
     period = std::max(period, last->race_end - before->race_end);
