@@ -12,8 +12,17 @@ last iteration (or the window's mean). The whole run is then replayed on the gra
 the messages' delays unchanged) and priced as dvfs_float_lp.py prices it.
 
   scripts/dvfs_plan_sim.py DIR [--per-iter 2] [--K 1,2,3] [--margin 0] [--lag 0] [--take last|mean]
+  scripts/dvfs_plan_sim.py DIR --mpc 2,3 [--lag 1] [--cap 0.4] [--apply ratio|time] [--memory 1]
+
+--mpc H: the receding horizon of lagrange_plan (plan_horizon.hpp) instead of the fixed windows:
+at iteration i, plan i .. i+H-1 from the state reached (lag 1: from the ends of iteration i-2,
+iteration i-1 fixed at the plan it got, as online), the work predicted from the last iteration
+known, every rank's last planned computation due by its racing end, the others by it plus cap
+iterations (the last one's rule; no back-off and no work rule, which the adapter has).
+Reading and pricing as above; README, "A coordinated plan".
 """
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -333,18 +342,16 @@ def main():
     graph, summary = load(args.run_dir)
     g = Graph(graph, args.per_iter)
     if args.mpc:
-        print("| H | margin | predict | makespan % | saving % | of the optimum | infeasible steps |")
+        print("| H | margin | predict, lag, apply, cap, memory | makespan % | saving % | of the optimum | infeasible steps |")
         print("|---|---|---|---|---|---|---|")
-        for H in [int(x) for x in args.mpc.split(",")]:
-            for margin in [float(x) for x in args.margin.split(",")]:
-                for predict in args.predict.split(","):
-                  for lag in [int(x) for x in args.lag.split(",")]:
-                   for apply in args.apply.split(","):
-                    for cap in [float(x) for x in args.cap.split(",")]:
-                     for memory in [int(x) for x in args.memory.split(",")]:
-                      r = simulate_mpc(g, summary, H, margin, predict, lag, apply, cap, memory)
-                      print(f"| {H} | {margin} | {predict} lag {lag} {apply} cap {cap} memory {memory} | {r['makespan_pct']:+.3f} | {r['saving_pct']:.3f} | "
-                          f"{r['of_optimum_pct']:.1f} % | {r['infeasible']} |", flush=True)
+        grid = itertools.product([int(x) for x in args.mpc.split(",")], [float(x) for x in args.margin.split(",")],
+                                 args.predict.split(","), [int(x) for x in args.lag.split(",")], args.apply.split(","),
+                                 [float(x) for x in args.cap.split(",")], [int(x) for x in args.memory.split(",")])
+        for H, margin, predict, lag, apply, cap, memory in grid:
+            r = simulate_mpc(g, summary, H, margin, predict, lag, apply, cap, memory)
+            print(f"| {H} | {margin} | {predict}, lag {lag}, {apply}, cap {cap}, memory {memory} | "
+                  f"{r['makespan_pct']:+.3f} | {r['saving_pct']:.3f} | {r['of_optimum_pct']:.1f} % | {r['infeasible']} |",
+                  flush=True)
         return 0
     print("| K | margin | lag | take | makespan % | saving % | of the optimum | infeasible windows |")
     print("|---|---|---|---|---|---|---|---|")
