@@ -124,7 +124,7 @@ private:
   void on_transfer(const core::TransferCompleted& t);
   void close_iteration(RankTrack& rt, double now);
   void busy_change(HostDvfs& hd, int delta, double now);
-  bool planning() const { return planner_.has_value() && !planner_->refused(); }
+  bool planning() const { return planner_.has_value() && !planner_->refused() && !plan_off_; }
   void plan_levels(const RankTrack& rt);
   void feed_messages();
   Plan planned(const RankTrack& rt, const HostDvfs& hd) const;
@@ -141,6 +141,7 @@ private:
   size_t messages_fed_ = 0;               // the ledger's messages given to the planner
   std::map<int, int> completed_;          // iteration -> ranks that completed it (lagrange_plan)
   int ranks_seen_ = 0;
+  bool plan_off_  = false; // a host holds several ranks: no plan, Lagrange's own rules
   int live_ranks_ = 0;
   bool finished_  = false;
   double switch_energy_j_ = 0;
@@ -469,8 +470,10 @@ void DvfsPlugin::iteration_completed(int iteration)
     return;
   completed_.erase(iteration);
   for (auto* h : hosts_)
-    if (h->extension<HostDvfs>()->local_ranks > 1)
+    if (h->extension<HostDvfs>()->local_ranks > 1) {
+      plan_off_ = true;
       return;
+    }
   planner_->plan_after(static_cast<size_t>(iteration));
 }
 
@@ -591,7 +594,7 @@ void DvfsPlugin::contribute(core::Results& results)
   results.add_summary("dvfs_switch_energy_j", units::exact(switch_energy_j_));
   if (planner_) {
     results.add_summary("dvfs_plans", std::to_string(planner_->plans()));
-    results.add_summary("dvfs_plan_refused", planner_->refused() ? "true" : "false");
+    results.add_summary("dvfs_plan_refused", planner_->refused() || plan_off_ ? "true" : "false");
   }
   int max_iter = 0;
   for (auto const& r : rows)
