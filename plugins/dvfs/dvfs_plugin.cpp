@@ -13,15 +13,20 @@
 // frequency meanwhile), each charged haec/dvfs/switch-energy joules; a two-pstate plan ("mix")
 // switches again after its first part with a kernel timer. Timers are removed when the last rank
 // ends, so they never stretch the simulated time.
+// Lagrange's coordinated plan (lagrange_plan, plan_horizon.hpp): the ledger's computations and
+// messages go to the planner, which plans when every rank has completed an iteration; each
+// computation then runs at the cheapest plan of its planned length (window_plan.hpp).
 #include "dvfs_observer.hpp"
 #include "dvfs_settings.hpp"
 #include "governor.hpp"
 #include "input_error.hpp"
 #include "offline_optimum.hpp"
 #include "peer_slack.hpp"
+#include "plan_horizon.hpp"
 #include "power_profile.hpp"
 #include "run.hpp"
 #include "units.hpp"
+#include "window_plan.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
@@ -69,6 +74,8 @@ struct RankTrack {
   IterationRecord iter;
   double t_lib_floor = -1;  // the rank's smallest MPI time after a computation (-1: none yet)
   double slack_ratio = -1;  // IterationStats::slack_ratio of the current iteration (-1: none yet)
+  size_t position = 0;      // computations started in the current iteration (lagrange_plan)
+  size_t comp_iteration = 0, comp_position = 0; // of the current computation
 };
 
 struct HostDvfs {
@@ -117,6 +124,11 @@ private:
   void on_transfer(const core::TransferCompleted& t);
   void close_iteration(RankTrack& rt, double now);
   void busy_change(HostDvfs& hd, int delta, double now);
+  bool planning() const { return planner_.has_value() && !planner_->refused() && !plan_off_; }
+  void plan_levels(const RankTrack& rt);
+  void feed_messages();
+  Plan planned(const RankTrack& rt, const HostDvfs& hd) const;
+  void iteration_completed(int iteration);
 
   DvfsConfig config_;
   std::vector<sg4::Host*> hosts_;
@@ -125,6 +137,11 @@ private:
   std::vector<IterationRecord> iterations_;
   std::map<int, HostDvfs*> host_of_rank_;
   std::optional<PeerLedger> peers_; // peer_slack, peer_float or peer_chain: whom each rank waited for
+  std::optional<HorizonPlanner> planner_; // lagrange_plan: the coordinated plan (plan_horizon.hpp)
+  size_t messages_fed_ = 0;               // the ledger's messages given to the planner
+  std::map<int, int> completed_;          // iteration -> ranks that completed it (lagrange_plan)
+  int ranks_seen_ = 0;
+  bool plan_off_  = false; // a host holds several ranks: no plan, Lagrange's own rules
   int live_ranks_ = 0;
   bool finished_  = false;
   double switch_energy_j_ = 0;
@@ -219,9 +236,13 @@ void DvfsPlugin::set_delay_watts()
 void DvfsPlugin::subscribe()
 {
   auto& bus = core::bus();
-  if (config_.params.peer_slack || config_.params.peer_float || config_.params.peer_chain > 0) {
-    peers_.emplace(config_.params.peer_slack, config_.params.peer_float, config_.governor == "performance",
-                   config_.params.peer_chain > 0);
+  // The thesis's literal formulas are the thesis's governor: no plan.
+  const bool plan = config_.governor == "lagrange" && config_.params.lagrange_plan > 0 && !config_.params.lagrange_thesis;
+  if (plan)
+    planner_.emplace(config_.params.lagrange_plan, config_.params.lagrange_plan_cap);
+  if (config_.params.peer_slack || config_.params.peer_float || config_.params.peer_chain > 0 || plan) {
+    peers_.emplace(config_.params.peer_slack, config_.params.peer_float,
+                   config_.governor == "performance" || plan, config_.params.peer_chain > 0);
     bus.transfer_completed.subscribe([this](const core::TransferCompleted& t) { on_transfer(t); });
   }
   bus.computation_started.subscribe([this](const core::ComputationStarted& e) { on_computation_started(e); });
@@ -250,8 +271,10 @@ RankTrack& DvfsPlugin::track(long pid)
     if (rt.host) {
       rt.local               = rt.host->local_ranks++;
       host_of_rank_[rt.rank] = rt.host;
+      plan_levels(rt);
     }
     ++live_ranks_;
+    ++ranks_seen_;
   }
   return rt;
 }
@@ -301,10 +324,16 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
   } else if (peers_) {
     peers_->computation_starts(rt.rank, now, 0, rt.comp_key);
   }
-  rt.comp_start = now;
-  rt.comp_flops = exec.get_cost();
+  rt.comp_start     = now;
+  rt.comp_flops     = exec.get_cost();
+  rt.comp_iteration = static_cast<size_t>(std::max(0, rt.iter.iteration));
+  rt.comp_position  = rt.position++;
   exec_pid_[&exec] = {pid, hd};
   Plan plan = hd->governor->on_task_start(rt.comp_key, rt.comp_flops, rt.local);
+  if (planning()) {
+    feed_messages();
+    plan = planned(rt, *hd);
+  }
   // Several ranks computing on the host at once (over-decomposition): one rank's slack is not
   // the others'. Its plan may speed the host up, never slow it down under them.
   if (hd->running > 1 && plan.pstate >= 0 &&
@@ -350,9 +379,11 @@ void DvfsPlugin::on_computation_ended(const core::ComputationEnded& e)
   rt.idle_mark  = ran_on->idle_accum;
   rt.last       = TaskRecord{rt.comp_key, rt.comp_flops, end - rt.comp_start, 0, rt.comp_start};
   rt.last_end   = end;
+  const double race = rt.comp_flops / ran_on->governor->table().fastest_speed();
   if (peers_)
-    peers_->computation_ended(rt.rank, end, rt.last.t_comp, rt.comp_flops / ran_on->governor->table().fastest_speed(),
-                              rt.comp_key);
+    peers_->computation_ended(rt.rank, end, rt.last.t_comp, race, rt.comp_key);
+  if (planning() && rt.rank >= 0)
+    planner_->computation(static_cast<size_t>(rt.rank), rt.comp_iteration, rt.comp_position, rt.comp_start, end, race);
   rt.pending    = true;
   rt.iter.flops += rt.comp_flops;
   rt.iter.t_comp += end - rt.comp_start;
@@ -379,13 +410,71 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
   rt.iter.iteration = done.iteration + 1;
   rt.iter.start     = now;
   rt.keys.new_iteration();
+  rt.position = 0;
   const PeerLedger::Share peer = peers_ ? peers_->close_iteration(rt.rank) : PeerLedger::Share{};
   const double done_slack      = peer.capped(rt.slack_ratio, config_.params.peer_chain);
   rt.slack_ratio               = -1;
-  if (done.iteration > 0)
-    apply(*rt.host, rt.host->governor->on_iteration(
-                        IterationStats{rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration(),
-                                       rt.host->delay_watts, done_slack, peer.blame}));
+  if (done.iteration <= 0)
+    return;
+  const Plan own = rt.host->governor->on_iteration(IterationStats{
+      rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration(), rt.host->delay_watts, done_slack, peer.blame});
+  if (planning())
+    iteration_completed(done.iteration); // the plan sets the pstates, per computation
+  else
+    apply(*rt.host, own);
+}
+
+// lagrange_plan: each rank's levels as the plan prices them (seconds per second of work, busy
+// watts beyond the idle watts it pays anyway at the fastest pstate).
+void DvfsPlugin::plan_levels(const RankTrack& rt)
+{
+  if (!planning() || rt.rank < 0)
+    return;
+  const PstateTable& t = rt.host->governor->table();
+  std::vector<PlanLevel> levels;
+  for (int l = 0; l < t.levels(); ++l)
+    levels.push_back(PlanLevel{t.fastest_speed() / t.speed(t.pstate(l)), t.busy_watts(t.pstate(l)) - t.idle_watts(t.fastest())});
+  planner_->rank_levels(static_cast<size_t>(rt.rank), std::move(levels));
+}
+
+// The messages the ledger matched to computations since the last call.
+void DvfsPlugin::feed_messages()
+{
+  const auto& all = peers_->consumed();
+  for (; messages_fed_ < all.size(); ++messages_fed_) {
+    auto const& m = all[messages_fed_];
+    if (m.from >= 0 && m.to >= 0)
+      planner_->message(static_cast<size_t>(m.from), m.sent_by, static_cast<size_t>(m.to), m.needed_by, m.transfer);
+  }
+}
+
+// The plan's stretch of this computation as the cheapest one- or two-pstate plan of that length;
+// no plan: race.
+Plan DvfsPlugin::planned(const RankTrack& rt, const HostDvfs& hd) const
+{
+  const PstateTable& t = hd.governor->table();
+  const double stretch = rt.rank < 0 ? -1
+                                    : planner_->stretch(static_cast<size_t>(rt.rank), rt.comp_iteration,
+                                                        rt.comp_position, rt.comp_flops / t.fastest_speed());
+  if (!(stretch > 1) || !(rt.comp_flops > 0))
+    return Plan{t.fastest(), 0, -1};
+  const WindowPlan w = cheapest_plan(t, rt.comp_flops, stretch * rt.comp_flops / t.fastest_speed());
+  return Plan{w.first, w.second >= 0 ? w.first_seconds : 0, w.second};
+}
+
+// Every rank completed the iteration: plan the next ones (one rank per node only: messages name
+// their ranks only then).
+void DvfsPlugin::iteration_completed(int iteration)
+{
+  if (++completed_[iteration] < ranks_seen_)
+    return;
+  completed_.erase(iteration);
+  for (auto* h : hosts_)
+    if (h->extension<HostDvfs>()->local_ranks > 1) {
+      plan_off_ = true;
+      return;
+    }
+  planner_->plan_after(static_cast<size_t>(iteration));
 }
 
 void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)
@@ -503,6 +592,10 @@ void DvfsPlugin::contribute(core::Results& results)
   results.add_summary("governor", "\"" + config_.governor + "\"");
   results.add_summary("pstate_switches", std::to_string(switches));
   results.add_summary("dvfs_switch_energy_j", units::exact(switch_energy_j_));
+  if (planner_) {
+    results.add_summary("dvfs_plans", std::to_string(planner_->plans()));
+    results.add_summary("dvfs_plan_refused", planner_->refused() || plan_off_ ? "true" : "false");
+  }
   int max_iter = 0;
   for (auto const& r : rows)
     max_iter = std::max(max_iter, r.iteration);

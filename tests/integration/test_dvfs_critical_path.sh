@@ -10,7 +10,9 @@
 #     does mix on bt_like (its rule 5, plugins/dvfs/README.md); lagrange saves on both (its
 #     pipeline fallback);
 #   - on the moving hotspot (30 iterations) Lagrange stays within +1 % and saves energy by
-#     default; without the work's growth (lagrange_growth=0) it lengthens the run by more than
+#     default (the coordinated plan, lagrange_plan=3), replayed twice identical to the bit, and
+#     so do its local rules (lagrange_plan=0, which every variant below uses);
+#     without the work's growth (lagrange_growth=0) it lengthens the run by more than
 #     2 % (plugins/dvfs/README.md, "Lagrange on the moving hotspot"); with lagrange_memory=16 (a
 #     wait must last 16 iterations to be slack) it is not longer than by default and still saves;
 #     with peer-aware slack (peer_slack=1, and with peer_float=1 too) it is not longer than by
@@ -49,24 +51,32 @@ done
 # The moving hotspot (30 iterations): Lagrange by default, and without the work's growth.
 record $P 16 h/h.txt --iters 30 --pattern hotspot
 "$haec" run --platform $P --replay h/h.txt --governor performance --out h-performance --quiet
-"$haec" run --platform $P --replay h/h.txt --governor lagrange --out h-lagrange --quiet
-"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_growth=0 --out h-lg-nogrowth --quiet
-"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_memory=16 --out h-lg-memory --quiet
+# The coordinated plan (lagrange_plan=3, default) replayed twice, identical to the bit; the local
+# rules below without it (lagrange_plan=0).
+for run in "" 2; do
+  "$haec" run --platform $P --replay h/h.txt --governor lagrange --out h-lagrange$run --quiet
+done
+cmp h-lagrange/hosts.csv h-lagrange2/hosts.csv && cmp h-lagrange/iterations.csv h-lagrange2/iterations.csv
+L="haec/dvfs/params:lagrange_plan=0"
+"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg "$L" --out h-lg-local --quiet
+"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg "$L;lagrange_growth=0" --out h-lg-nogrowth --quiet
+"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg "$L;lagrange_memory=16" --out h-lg-memory --quiet
 # two parameters in one list (SimGrid splits --cfg values at commas; haec run hands them over with ';')
-"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_memory=1,lagrange_growth=0 \
+"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:lagrange_plan=0,lagrange_memory=1,lagrange_growth=0 \
   --out h-lg-two --quiet
 cmp h-lg-two/dvfs.csv h-lg-nogrowth/dvfs.csv && cmp h-lg-two/hosts.csv h-lg-nogrowth/hosts.csv
-"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:peer_slack=1 --out h-lg-peer --quiet
+"$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg "$L;peer_slack=1" --out h-lg-peer --quiet
 for run in 1 2; do
-  "$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg "haec/dvfs/params:peer_slack=1;peer_float=1" \
+  "$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg "$L;peer_slack=1;peer_float=1" \
     --out h-lg-float$run --quiet
 done
 cmp h-lg-float1/hosts.csv h-lg-float2/hosts.csv && cmp h-lg-float1/iterations.csv h-lg-float2/iterations.csv
 for run in 1 2; do
-  "$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg haec/dvfs/params:peer_chain=1 --out h-lg-chain$run --quiet
+  "$haec" run --platform $P --replay h/h.txt --governor lagrange --cfg "$L;peer_chain=1" --out h-lg-chain$run --quiet
 done
 cmp h-lg-chain1/hosts.csv h-lg-chain2/hosts.csv && cmp h-lg-chain1/iterations.csv h-lg-chain2/iterations.csv
-"$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg haec/dvfs/params:peer_chain=1 --out s-lg-chain --quiet
+"$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg "$L;peer_chain=1" --out s-lg-chain --quiet
+"$haec" run --platform $P --replay s/s.txt --governor lagrange --cfg "$L" --out s-lg-local --quiet
 
 B=cluster:8,preset=taurus-node
 record $B 8 u/u.txt --iters 15 --pattern uniform
@@ -74,7 +84,8 @@ governors="performance powersave ondemand conservative adagio adagio-improved la
 for g in $governors; do
   "$haec" run --platform $B --replay u/u.txt --governor $g --out u-$g --quiet
 done
-"$haec" run --platform $B --replay u/u.txt --governor lagrange --cfg haec/dvfs/params:peer_chain=1 --out u-lagrange-chain --quiet
+"$haec" run --platform $B --replay u/u.txt --governor lagrange --cfg "haec/dvfs/params:lagrange_plan=0;peer_chain=1" --out u-lagrange-chain --quiet
+"$haec" run --platform $B --replay u/u.txt --governor lagrange --cfg haec/dvfs/params:lagrange_plan=0 --out u-lagrange-local --quiet
 
 GOVERNORS="$governors" $py - <<'PY'
 import json, os
@@ -110,15 +121,17 @@ for trace in ["p", "l"]:
     # iterations +0.069 % / 0.036 %; with lagrange_pipeline=0: no switch, 0).
     s = summary(trace + "-lagrange")
     assert s["energy_j"] <= pb["energy_j"] * (1 - 1e-4), ("pipeline fallback saves", trace, s["energy_j"], pb["energy_j"])
-# Hotspot: measured +0.39 % makespan, 4.49 % saving; lagrange_growth=0 +4.70 % (README).
+# Hotspot: measured with the coordinated plan (default) +0.205 % makespan, 3.20 % saving; the
+# local rules (lagrange_plan=0) +0.39 %, 4.49 %; lagrange_growth=0 +4.70 % (README).
 hb = summary("h-performance")
-for d, ok in [("h-lagrange", lambda dm, saving: dm <= 0.01 and saving > 0), ("h-lg-nogrowth", lambda dm, saving: dm > 0.02)]:
+for d, ok in [("h-lagrange", lambda dm, saving: dm <= 0.01 and saving > 0), ("h-lg-local", lambda dm, saving: dm <= 0.01 and saving > 0),
+              ("h-lg-nogrowth", lambda dm, saving: dm > 0.02)]:
     s = summary(d)
     dm, saving = s["makespan_s"] / hb["makespan_s"] - 1, 1 - s["energy_j"] / hb["energy_j"]
     report.append("hotspot %s %+.3f %% makespan, %.2f %% saving" % (d, 100 * dm, 100 * saving))
     assert ok(dm, saving), ("hotspot", d, dm, saving)
-# lagrange_memory=16: measured +0.000 % makespan, 4.11 % saving (default +0.394 %, 4.49 %).
-hm, hd = summary("h-lg-memory"), summary("h-lagrange")
+# lagrange_memory=16: measured +0.000 % makespan, 4.11 % saving (the local rules' default +0.394 %, 4.49 %).
+hm, hd = summary("h-lg-memory"), summary("h-lg-local")
 report.append("hotspot h-lg-memory %+.3f %% makespan, %.2f %% saving" % (100 * (hm["makespan_s"] / hb["makespan_s"] - 1), 100 * (1 - hm["energy_j"] / hb["energy_j"])))
 assert hm["makespan_s"] <= hd["makespan_s"] * (1 + 1e-9) and hm["energy_j"] < hb["energy_j"], ("hotspot memory", hm["makespan_s"], hd["makespan_s"])
 # Peer-aware slack: measured peer_slack=1 +0.225 % / 4.52 %, with peer_float=1 +0.000 % / 3.44 %,
@@ -128,12 +141,12 @@ for d in ["h-lg-peer", "h-lg-float1", "h-lg-chain1"]:
     report.append("hotspot %s %+.3f %% makespan, %.2f %% saving" % (d, 100 * (s["makespan_s"] / hb["makespan_s"] - 1), 100 * (1 - s["energy_j"] / hb["energy_j"])))
     assert s["makespan_s"] <= hd["makespan_s"] * (1 + 1e-9) and s["energy_j"] < hb["energy_j"], ("hotspot peer", d, s["makespan_s"])
     assert s["energy_j"] != hd["energy_j"], ("peer-aware slack changed nothing", d)
-# The chain float cap on ondes3d (30 iterations): measured +0.000 % / 1.82 % (default +0.000 % / 2.39 %).
-sc, sd = summary("s-lg-chain"), summary("s-lagrange")
+# The chain float cap on ondes3d (30 iterations): measured +0.000 % / 1.82 % (the local rules +0.000 % / 2.39 %).
+sc, sd = summary("s-lg-chain"), summary("s-lg-local")
 report.append("s-lg-chain %+.3f %% makespan, %.2f %% saving" % (100 * (sc["makespan_s"] / T - 1), 100 * (1 - sc["energy_j"] / E)))
 assert sc["makespan_s"] <= T * 1.01 and sc["energy_j"] < E and sc["energy_j"] != sd["energy_j"], ("ondes3d chain", sc["makespan_s"], sc["energy_j"])
 # Balanced run: no slack anywhere.
-u = {g: summary("u-" + g)["makespan_s"] for g in os.environ["GOVERNORS"].split() + ["lagrange-chain"]}
+u = {g: summary("u-" + g)["makespan_s"] for g in os.environ["GOVERNORS"].split() + ["lagrange-chain", "lagrange-local"]}
 for g, t in u.items():
     if g not in ("powersave", "adagio"):
         assert t <= u["performance"] * 1.001, ("balanced run lengthened", g, t, u["performance"])

@@ -65,6 +65,11 @@ void check_params(const GovernorParams& p, const std::string& what)
   if (p.adagio_step < 0)
     throw InputError(what, "adagio step " + std::to_string(p.adagio_step) + " is negative",
                      "give the levels a task may slow down per occurrence, e.g. 1 (0: no limit)");
+  if (p.lagrange_plan < 0)
+    throw InputError(what, "lagrange plan " + std::to_string(p.lagrange_plan) + " is negative",
+                     "give the iterations the coordinated plan covers, e.g. 2 (0: off)");
+  if (!std::isfinite(p.lagrange_plan_cap))
+    throw InputError(what, "lagrange plan cap is not a number", "give iterations, e.g. 0.4 (negative: no cap)");
   if (p.lagrange_memory < 1)
     throw InputError(what, "lagrange memory " + std::to_string(p.lagrange_memory) + " is below 1",
                      "give the iterations a wait must last to be slack, e.g. 1 (the last one only)");
@@ -131,6 +136,10 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_pipeline = units::parse_bool(value, w);
     else if (key == "peer_chain")
       p.peer_chain = num();
+    else if (key == "lagrange_plan")
+      p.lagrange_plan = integer();
+    else if (key == "lagrange_plan_cap")
+      p.lagrange_plan_cap = num();
     else if (key == "peer_slack")
       p.peer_slack = units::parse_bool(value, w);
     else if (key == "peer_float")

@@ -120,6 +120,15 @@ public:
   };
   // With keep_floats: the rank's computations in order (empty otherwise).
   const std::vector<ComputationFloat>& floats(int rank) const;
+  struct Consumed { // a message, from the computation that sent it to the one that needed it
+    int from;
+    size_t sent_by; // index among the sender's computations
+    int to;
+    size_t needed_by; // index among the receiver's computations
+    double transfer;  // seconds on the network
+  };
+  // With keep_floats: every message so far, recorded when the computation that needed it started.
+  const std::vector<Consumed>& consumed() const { return consumed_; }
   // With keep_floats: the run's computations and the messages between them (FloatGraph), the
   // ranks numbered by their position in `ranks`; a rank not listed is left out.
   FloatGraph graph(const std::vector<int>& ranks) const;
@@ -153,13 +162,6 @@ private:
   static void offer_chain(Rank& r, uint64_t key, double candidate);
 
   void note_floats(int rank, Rank& r, double now);
-  struct Consumed { // a message, from the computation that sent it to the one that needed it
-    int from;
-    size_t sent_by;
-    int to;
-    size_t needed_by;
-    double transfer; // seconds on the network
-  };
   std::vector<Consumed> consumed_;
 
   bool attribute_, float_cap_, keep_floats_, chain_;

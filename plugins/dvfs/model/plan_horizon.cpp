@@ -1,0 +1,257 @@
+#include "plan_horizon.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <tuple>
+#include <stdexcept>
+
+namespace haec::dvfs {
+namespace {
+
+using Key = std::tuple<size_t, size_t, size_t>; // rank, iteration, position
+
+} // namespace
+
+HorizonPlanner::HorizonPlanner(int horizon, double cap) : horizon_(horizon), cap_(cap)
+{
+  if (horizon_ < 1)
+    throw std::invalid_argument("plan horizon must be at least one iteration");
+}
+
+void HorizonPlanner::rank_levels(size_t rank, std::vector<PlanLevel> levels)
+{
+  if (rank >= levels_.size()) {
+    levels_.resize(rank + 1);
+    ranks_.resize(rank + 1);
+    pending_.resize(rank + 1);
+  }
+  levels_[rank] = std::move(levels);
+}
+
+void HorizonPlanner::message(size_t from_rank, size_t from_index, size_t to_rank, size_t to_index, double delay)
+{
+  if (from_rank >= ranks_.size() || to_rank >= ranks_.size() || from_index >= ranks_[from_rank].size())
+    return; // a rank not planned, or a message sent before its first computation
+  pending_[to_rank].push_back({to_index, Pred{from_rank, from_index, delay}});
+}
+
+void HorizonPlanner::computation(size_t rank, size_t iteration, size_t position, double start, double end,
+                                 double race)
+{
+  if (rank >= ranks_.size() || levels_[rank].empty())
+    throw std::invalid_argument("plan: a computation of a rank without levels");
+  auto& mine = ranks_[rank];
+  Computation c{iteration, position, start, end, race, 0, {}};
+  auto& inbox = pending_[rank];
+  for (auto it = inbox.begin(); it != inbox.end();)
+    if (it->first == mine.size()) {
+      c.preds.push_back(it->second);
+      it = inbox.erase(it);
+    } else {
+      ++it;
+    }
+  // Racing: it starts when its messages and its rank's previous computation allow.
+  double race_start = start;
+  if (!mine.empty()) {
+    gap_       = std::min(gap_, std::max(0.0, start - mine.back().end));
+    race_start = mine.back().race_end + gap_;
+  }
+  for (auto const& p : c.preds)
+    race_start = std::max(race_start, ranks_[p.rank][p.index].race_end + p.delay);
+  if (!mine.empty() || !c.preds.empty())
+    c.race_end = race_start + race;
+  else
+    c.race_end = start + race;
+  mine.push_back(std::move(c));
+}
+
+const HorizonPlanner::Computation* HorizonPlanner::find(size_t rank, size_t iteration, size_t position) const
+{
+  for (auto it = ranks_[rank].rbegin(); it != ranks_[rank].rend(); ++it) {
+    if (it->iteration == iteration && it->position == position)
+      return &*it;
+    if (it->iteration < iteration)
+      break;
+  }
+  return nullptr;
+}
+
+double HorizonPlanner::stretch(size_t rank, size_t iteration, size_t position, double work) const
+{
+  auto it = stretch_.find(iteration);
+  if (it == stretch_.end())
+    return -1;
+  auto s = it->second.find({rank, position});
+  if (s == it->second.end())
+    return -1;
+  const Planned& p = s->second;
+  return work > p.work ? std::max(1.0, p.stretch * p.work / work) : p.stretch;
+}
+
+// The template: iteration j's computations of every rank, in the order they started (a
+// topological order of its messages); period: racing seconds per iteration, the most any rank's
+// iteration j took racing. Empty when a rank has no computation in j or j - 1.
+std::vector<std::pair<size_t, const HorizonPlanner::Computation*>> HorizonPlanner::pattern(size_t j,
+                                                                                           double& period) const
+{
+  std::vector<std::pair<size_t, const Computation*>> out;
+  period = 0;
+  for (size_t r = 0; r < ranks_.size(); ++r) {
+    if (levels_[r].empty())
+      continue; // not a rank of the run
+    const Computation *last = nullptr, *before = nullptr;
+    std::vector<const Computation*> in_j; // newest first: only the last iterations are read
+    for (auto it = ranks_[r].rbegin(); it != ranks_[r].rend() && it->iteration + 1 >= j; ++it) {
+      if (it->iteration == j) {
+        in_j.push_back(&*it);
+        if (last == nullptr)
+          last = &*it;
+      } else if (j > 0 && it->iteration == j - 1 && before == nullptr) {
+        before = &*it;
+      }
+    }
+    for (auto c = in_j.rbegin(); c != in_j.rend(); ++c)
+      out.push_back({r, *c});
+    if (last == nullptr || before == nullptr)
+      return {};
+    period = std::max(period, last->race_end - before->race_end);
+  }
+  std::stable_sort(out.begin(), out.end(), [](auto const& a, auto const& b) { return a.second->start < b.second->start; });
+  return out;
+}
+
+HorizonPlanner::Horizon HorizonPlanner::build(size_t j,
+                                              const std::vector<std::pair<size_t, const Computation*>>& pattern) const
+{
+  Horizon h;
+  h.problem.levels = levels_;
+  std::map<Key, size_t> node_of;
+  std::vector<size_t> last_position(ranks_.size(), 0);
+  for (auto const& [rank, c] : pattern)
+    last_position[rank] = c->position;
+  const size_t first = j + 1, last = j + 1 + static_cast<size_t>(horizon_);
+  for (size_t t = first; t <= last; ++t)
+    for (auto const& [rank, c] : pattern) {
+      const size_t k = h.problem.tasks.size();
+      PlanTask task;
+      task.rank = rank;
+      task.work = c->race;
+      if (t == first) { // under way with the plan it got
+        const double s = stretch(rank, t, c->position);
+        task.fixed     = c->race * (s > 0 ? s : 1.0);
+      }
+      double race_start = 0, state_start = 0;
+      auto need = [&](size_t from_rank, size_t from_iteration, size_t from_position, double delay) {
+        auto in = node_of.find({from_rank, from_iteration, from_position});
+        if (in != node_of.end()) {
+          h.problem.edges.push_back(PlanEdge{in->second, k, delay});
+          race_start  = std::max(race_start, h.anchored[in->second] + delay);
+          state_start = std::max(state_start, h.from_state[in->second] + delay);
+        } else if (const Computation* seen = find(from_rank, from_iteration, from_position)) {
+          task.earliest = std::max(task.earliest, seen->end + delay);
+          race_start    = std::max(race_start, seen->race_end + delay);
+          state_start   = std::max(state_start, seen->end + delay);
+        }
+      };
+      for (auto const& p : c->preds) { // the same messages, shifted by as many iterations
+        const Computation& from = ranks_[p.rank][p.index];
+        need(p.rank, t - (j - from.iteration), from.position, p.delay);
+      }
+      if (c->position > 0) // its rank's previous computation
+        need(rank, t, c->position - 1, gap_);
+      else
+        need(rank, t - 1, last_position[rank], gap_);
+      node_of[{rank, t, c->position}] = k;
+      h.anchored.push_back(race_start + task.work);
+      h.from_state.push_back(state_start + (task.fixed >= 0 ? task.fixed : task.work));
+      h.iteration.push_back(t);
+      h.position.push_back(c->position);
+      h.problem.tasks.push_back(task);
+    }
+  return h;
+}
+
+// A rank's last planned computation ends by its racing end; the others by it plus cap
+// iterations; none earlier than racing from the measured state allows.
+void HorizonPlanner::set_dues(Horizon& h, size_t j, double period, double cap) const
+{
+  std::vector<size_t> last_of_rank(ranks_.size(), 0);
+  for (size_t k = 0; k < h.problem.tasks.size(); ++k)
+    last_of_rank[h.problem.tasks[k].rank] = k;
+  for (size_t k = 0; k < h.problem.tasks.size(); ++k) {
+    if (h.iteration[k] == j + 1)
+      continue; // fixed
+    if (last_of_rank[h.problem.tasks[k].rank] == k)
+      h.problem.tasks[k].due = std::max(h.anchored[k], h.from_state[k]);
+    else if (cap >= 0)
+      h.problem.tasks[k].due = std::max(h.anchored[k] + cap * period, h.from_state[k]);
+  }
+}
+
+// How much later than racing the last computation of iteration j ended.
+double HorizonPlanner::run_lag(size_t j) const
+{
+  double end = 0, race_end = 0;
+  for (auto const& mine : ranks_)
+    for (auto it = mine.rbegin(); it != mine.rend() && it->iteration >= j; ++it)
+      if (it->iteration == j) {
+        end      = std::max(end, it->end);
+        race_end = std::max(race_end, it->race_end);
+      }
+  return end - race_end;
+}
+
+// Up to iteration j, the last end and the last racing end agree (every computation raced so far).
+bool HorizonPlanner::explains(size_t j) const
+{
+  double end = 0, race_end = 0;
+  for (auto const& mine : ranks_)
+    for (auto const& c : mine)
+      if (c.iteration <= j) {
+        end      = std::max(end, c.end);
+        race_end = std::max(race_end, c.race_end);
+      }
+  return end > 0 && std::abs(race_end / end - 1) <= 1e-4;
+}
+
+bool HorizonPlanner::plan_after(size_t j)
+{
+  if (refused_)
+    return false;
+  if (!checked_ && j >= 1) {
+    checked_ = true;
+    refused_ = !explains(j);
+    if (refused_)
+      return false;
+  }
+  double period = 0;
+  const auto template_ = pattern(j, period);
+  if (template_.empty())
+    return false;
+  // The run's lag behind racing grew since the last plan: the prediction failed somewhere (work
+  // that moved); plan this time without lateness inside the horizon.
+  const double lag = run_lag(j);
+  const bool grew  = last_lag_ >= 0 && lag > last_lag_ + 1e-3 * period;
+  last_lag_        = lag;
+  Horizon h = build(j, template_);
+  set_dues(h, j, period, grew ? 0.0 : cap_);
+  const auto seconds = solve_plan(h.problem);
+  if (!seconds)
+    return false;
+  stretch_.erase(stretch_.begin(), stretch_.upper_bound(j)); // over (j + 1 is under way)
+  for (size_t k = 0; k < h.problem.tasks.size(); ++k) {
+    if (h.iteration[k] == j + 1)
+      continue;
+    const auto& s    = (*seconds)[k];
+    const double sum = std::accumulate(s.begin(), s.end(), 0.0);
+    const double work = h.problem.tasks[k].work;
+    stretch_[h.iteration[k]][{h.problem.tasks[k].rank, h.position[k]}] =
+        Planned{work > 0 ? std::max(1.0, sum / work) : 1.0, work};
+  }
+  ++plans_;
+  return true;
+}
+
+} // namespace haec::dvfs

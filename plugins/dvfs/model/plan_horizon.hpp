@@ -1,0 +1,93 @@
+// Receding-horizon (model-predictive) plan of every rank's computations (issue 21 part 1,
+// `lagrange_plan`; README, "A coordinated plan"). Pure C++: the adapter reports each computation
+// (rank, iteration, position in it, measured start and end, seconds at the fastest level) and each
+// message between two computations; when every rank has completed iteration j, the planner
+// solves the least-energy program (plan_lp.hpp) over the next iterations:
+//   - predicted: each iteration after j repeats iteration j (the same computations, work and
+//     messages: the last one every rank completed);
+//   - iteration j+1 is under way with the plan it already got (fixed);
+//   - iterations j+2 .. j+1+horizon are planned, starting from the measured state (the ends of
+//     iteration j's computations);
+//   - every rank's last planned computation is due by its racing end (the run's schedule with
+//     every computation racing, anchored at the racing ends of iteration j, so that lateness never
+//     accumulates), and every other planned computation by its racing end plus `cap` iterations;
+//     where the lateness already reached cannot be drained, by its end racing from that state.
+// Planned only where the messages explain the schedule (refused()).
+// Iterations j+2 .. j+1+horizon then run at the plan's time per second of work (stretch), until a
+// newer plan replaces it; an iteration no plan covers races.
+#pragma once
+#include "plan_lp.hpp"
+
+#include <cstddef>
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace haec::dvfs {
+
+class HorizonPlanner {
+public:
+  // horizon: iterations planned (>= 1); cap: lateness allowed inside the horizon, in iterations
+  // of racing time (< 0: none asked).
+  HorizonPlanner(int horizon, double cap);
+  // The rank's levels, fastest first (before its first computation is reported).
+  void rank_levels(size_t rank, std::vector<PlanLevel> levels);
+
+  // The rank's next computation (computations are reported in order, by rank).
+  void computation(size_t rank, size_t iteration, size_t position, double start, double end, double race);
+  // A message from the rank's from_index-th computation to to_rank's to_index-th (0-based),
+  // delay seconds on the network; reported before the receiving computation ends.
+  void message(size_t from_rank, size_t from_index, size_t to_rank, size_t to_index, double delay);
+  // Every rank has completed `iteration`: plan the next ones (false: nothing planned).
+  bool plan_after(size_t iteration);
+
+  // Seconds per second of work planned for the rank's `position`-th computation of `iteration`
+  // (1: race); < 0: no plan. Given its work (seconds at the fastest level) and more work than
+  // predicted, the planned seconds are kept (the stretch shrinks, at least 1): the plan never makes
+  // a computation that grew later than it planned.
+  double stretch(size_t rank, size_t iteration, size_t position, double work = -1) const;
+  size_t plans() const { return plans_; }
+  // The messages did not explain the run's schedule when it was checked (before the first plan,
+  // every computation racing: the last end against the racing one's, within 1e-4, as the float
+  // bounds of a performance run): blocking sends or collectives it does not see. No plan then.
+  bool refused() const { return refused_; }
+
+private:
+  struct Pred {
+    size_t rank, index; // the sending computation: the rank's index-th
+    double delay;
+  };
+  struct Computation {
+    size_t iteration, position;
+    double start, end, race, race_end; // race_end: its end with every computation racing
+    std::vector<Pred> preds;
+  };
+  // The program over iterations j+1 .. j+1+horizon and each task's racing and measured-state ends.
+  struct Horizon {
+    PlanProblem problem;
+    std::vector<size_t> iteration, position; // by task
+    std::vector<double> anchored, from_state;
+  };
+  const Computation* find(size_t rank, size_t iteration, size_t position) const;
+  std::vector<std::pair<size_t, const Computation*>> pattern(size_t j, double& period) const;
+  Horizon build(size_t j, const std::vector<std::pair<size_t, const Computation*>>& pattern) const;
+  void set_dues(Horizon& h, size_t j, double period, double cap) const;
+  double run_lag(size_t j) const;
+  bool explains(size_t j) const;
+
+  int horizon_;
+  double cap_;
+  std::vector<std::vector<PlanLevel>> levels_;
+  std::vector<std::vector<Computation>> ranks_;
+  std::vector<std::vector<std::pair<size_t, Pred>>> pending_; // by rank: messages to computations not reported yet
+  double gap_ = std::numeric_limits<double>::infinity(); // least time between two computations of any rank
+  struct Planned {
+    double stretch, work; // work: as predicted
+  };
+  std::map<size_t, std::map<std::pair<size_t, size_t>, Planned>> stretch_; // iteration -> (rank, position)
+  size_t plans_  = 0;
+  bool checked_  = false, refused_ = false;
+  double last_lag_ = -1; // run_lag at the last plan (-1: none yet)
+};
+
+} // namespace haec::dvfs
