@@ -14,19 +14,24 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 P=cluster:16,preset=taurus-node
 "$haec" trace record --platform $P -np 16 --out t/s.txt --quiet --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters "$iterations" > /dev/null
-governors=(performance ondemand conservative adagio adagio-improved lagrange mix)
+# GOVERNOR or GOVERNOR:PARAMS (haec/dvfs/params): lagrange with its coordinated plan (the default)
+# and with the local rules only.
+governors=(performance ondemand conservative adagio adagio-improved lagrange lagrange:lagrange_plan=0 mix)
 declare -A best
 for g in "${governors[@]}"; do best[$g]=1e9; done
 for ((r = 0; r < repeats; r++)); do
   for g in "${governors[@]}"; do
     rm -rf "out-$g"
-    /usr/bin/time -f "%U %S" -o cpu.txt "$haec" run --platform $P --replay t/s.txt --governor "$g" --out "out-$g" --quiet
+    params=()
+    [[ $g == *:* ]] && params=(--cfg "haec/dvfs/params:${g#*:}")
+    /usr/bin/time -f "%U %S" -o cpu.txt "$haec" run --platform $P --replay t/s.txt --governor "${g%%:*}" "${params[@]}" \
+      --out "out-$g" --quiet
     best[$g]=$(awk -v b="${best[$g]}" '{t = $1 + $2; print (t < b) ? t : b}' cpu.txt)
   done
 done
 printf 'replay of stencil_imbalance, 16 ranks x %d iterations on %s, best of %d:\n' "$iterations" "$P" "$repeats"
 for g in "${governors[@]}"; do
-  printf '  %-16s %.3f s CPU  ratio %.3f  (%s pstate switches)\n' "$g" "${best[$g]}" \
+  printf '  %-26s %.3f s CPU  ratio %.3f  (%s pstate switches)\n' "$g" "${best[$g]}" \
     "$(echo "${best[$g]} / ${best[performance]}" | bc -l)" \
     "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pstate_switches"])' "out-$g/summary.json")"
 done

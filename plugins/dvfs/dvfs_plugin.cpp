@@ -125,6 +125,10 @@ private:
   void close_iteration(RankTrack& rt, double now);
   void busy_change(HostDvfs& hd, int delta, double now);
   bool planning() const { return planner_.has_value() && !planner_->refused() && !plan_off_; }
+  const char* plan_refusal() const;
+  // A plan would be too large to solve at every iteration: race rather than fall back on the local
+  // rules, which lengthened a 64-rank stencil by half (plugins/dvfs/README.md).
+  bool racing_instead() const { return planner_.has_value() && planner_->too_large(); }
   void plan_levels(const RankTrack& rt);
   void feed_messages();
   Plan planned(const RankTrack& rt, const HostDvfs& hd) const;
@@ -239,7 +243,8 @@ void DvfsPlugin::subscribe()
   // The thesis's literal formulas are the thesis's governor: no plan.
   const bool plan = config_.governor == "lagrange" && config_.params.lagrange_plan > 0 && !config_.params.lagrange_thesis;
   if (plan)
-    planner_.emplace(config_.params.lagrange_plan, config_.params.lagrange_plan_cap);
+    planner_.emplace(config_.params.lagrange_plan, config_.params.lagrange_plan_cap,
+                     static_cast<size_t>(config_.params.lagrange_plan_max));
   if (config_.params.peer_slack || config_.params.peer_float || config_.params.peer_chain > 0 || plan) {
     peers_.emplace(config_.params.peer_slack, config_.params.peer_float,
                    config_.governor == "performance" || plan, config_.params.peer_chain > 0);
@@ -333,6 +338,8 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
   if (planning()) {
     feed_messages();
     plan = planned(rt, *hd);
+  } else if (racing_instead()) {
+    plan = Plan{hd->governor->table().fastest(), 0, -1};
   }
   // Several ranks computing on the host at once (over-decomposition): one rank's slack is not
   // the others'. Its plan may speed the host up, never slow it down under them.
@@ -420,7 +427,7 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
       rt.local, done.flops, done.t_comp, done.t_mpi(), done.duration(), rt.host->delay_watts, done_slack, peer.blame});
   if (planning())
     iteration_completed(done.iteration); // the plan sets the pstates, per computation
-  else
+  else if (!racing_instead())
     apply(*rt.host, own);
 }
 
@@ -462,6 +469,18 @@ Plan DvfsPlugin::planned(const RankTrack& rt, const HostDvfs& hd) const
   return Plan{w.first, w.second >= 0 ? w.first_seconds : 0, w.second};
 }
 
+// Why Lagrange kept its local rules instead of the coordinated plan (nullptr: it did not).
+const char* DvfsPlugin::plan_refusal() const
+{
+  if (plan_off_)
+    return "a node holds several ranks";
+  if (planner_->too_large())
+    return "a plan would hold more computations than lagrange_plan_max: every computation raced";
+  if (planner_->refused())
+    return "the messages do not explain the run's schedule (blocking sends or collectives)";
+  return nullptr;
+}
+
 // Every rank completed the iteration: plan the next ones (one rank per node only: messages name
 // their ranks only then).
 void DvfsPlugin::iteration_completed(int iteration)
@@ -475,6 +494,10 @@ void DvfsPlugin::iteration_completed(int iteration)
       return;
     }
   planner_->plan_after(static_cast<size_t>(iteration));
+  if (planner_->too_large())
+    XBT_WARN("Lagrange races: a coordinated plan of this run would hold more than %d computations, and its time "
+             "grows as their square; raise haec/dvfs/params:lagrange_plan_max to plan anyway",
+             config_.params.lagrange_plan_max);
 }
 
 void DvfsPlugin::set_pstate(HostDvfs& hd, int pstate)
@@ -595,6 +618,8 @@ void DvfsPlugin::contribute(core::Results& results)
   if (planner_) {
     results.add_summary("dvfs_plans", std::to_string(planner_->plans()));
     results.add_summary("dvfs_plan_refused", planner_->refused() || plan_off_ ? "true" : "false");
+    if (const char* why = plan_refusal())
+      results.add_summary("dvfs_plan_refusal", std::string("\"") + why + "\"");
   }
   int max_iter = 0;
   for (auto const& r : rows)

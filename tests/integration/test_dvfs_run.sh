@@ -52,6 +52,14 @@ assert mix_saving > 0 and s["mix"]["makespan_s"] <= 1.01 * T, (mix_saving, s["mi
 print("dvfs: performance == no plugin (%.6f s); mix saves %.0f J (%.0f %% of the offline optimum %.0f J), makespan %+.2f %%"
       % (T, mix_saving, 100 * mix_saving / opt, opt, 100 * (s["mix"]["makespan_s"] / T - 1)))
 PY
+# Lagrange with a plan too large for lagrange_plan_max races, and says so (summary and console).
+"$haec" run --platform $P --replay t/s.txt --governor lagrange --cfg haec/dvfs/params:lagrange_plan_max=8 \
+  --out lagrange-big > lagrange-big.txt
+grep -q "^governor  *lagrange (0 pstate switches, 0 coordinated plans); no plan: a plan would hold more computations than lagrange_plan_max" \
+  lagrange-big.txt || { cat lagrange-big.txt; fail "no refusal line for too large a plan"; }
+$py -c 'import json; a, b = (json.load(open(d + "/summary.json")) for d in ("lagrange-big", "performance"))
+assert a["dvfs_plan_refused"] and "lagrange_plan_max" in a["dvfs_plan_refusal"], a
+assert a["makespan_s"] == b["makespan_s"] and a["energy_j"] == b["energy_j"] and a["pstate_switches"] == 0, (a, b)'
 # Emulation: the same governors on the live program (timings vary a little from run to run).
 "$haec" run --platform $P -np 8 --governor mix --out emu --quiet --cfg smpi/simulate-computation:no -- "$build/bin/stencil_imbalance" --iters 10
 $py -c 'import json; s = json.load(open("emu/summary.json")); assert s["governor"] == "mix" and s["iterations"] >= 5 and s["pstate_switches"] > 0, s'

@@ -63,9 +63,10 @@ namespace {
 
 // Rank 0 computes 1 s per iteration back to back and sends it to rank 1, which computes 0.5 s
 // and waits 0.5 s for the next message. Iterations 0..last reported.
-HorizonPlanner pipeline_of_two(int horizon, double cap, size_t last)
+HorizonPlanner pipeline_of_two(int horizon, double cap, size_t last,
+                               size_t max_tasks = std::numeric_limits<size_t>::max())
 {
-  HorizonPlanner planner(horizon, cap);
+  HorizonPlanner planner(horizon, cap, max_tasks);
   planner.rank_levels(0, two_levels(30));
   planner.rank_levels(1, two_levels(30));
   for (size_t it = 0; it <= last; ++it) {
@@ -172,4 +173,20 @@ TEST(DvfsPlan, NoLatenessPlannedAfterTheRunsLagGrew)
   ASSERT_TRUE(on_time.plan_after(2));
   ASSERT_TRUE(on_time.plan_after(3));
   EXPECT_NEAR(on_time.stretch(1, 5, 0), 1.8, 1e-9);
+}
+
+// Two ranks with one computation each per iteration, horizon 2: a plan holds the iteration under
+// way and the two planned, 6 computations. A limit of 5 refuses it for good (the adapter races),
+// a limit of 6 plans.
+TEST(DvfsPlan, TooLargeAPlanIsRefused)
+{
+  HorizonPlanner small = pipeline_of_two(2, 0.4, 3, 5);
+  EXPECT_FALSE(small.plan_after(2));
+  EXPECT_TRUE(small.too_large());
+  EXPECT_TRUE(small.refused());
+  EXPECT_FALSE(small.plan_after(3));
+  EXPECT_EQ(small.plans(), 0u);
+  HorizonPlanner fits = pipeline_of_two(2, 0.4, 3, 6);
+  EXPECT_TRUE(fits.plan_after(2));
+  EXPECT_FALSE(fits.too_large());
 }

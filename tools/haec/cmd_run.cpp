@@ -467,6 +467,15 @@ void print_table(const nlohmann::json& s, const std::string& out)
   if (s.contains("energy_j"))
     std::printf("%-22s %.6f J (hosts %.6f J, links %.6f J)\n", "energy", s["energy_j"].get<double>(),
                 s["host_energy_j"].get<double>(), s["link_energy_j"].get<double>());
+  if (s.contains("governor")) { // and, for Lagrange, whether it planned (plugins/dvfs/README.md)
+    std::string g = s["governor"].get<std::string>() + " (" + s["pstate_switches"].dump() + " pstate switches";
+    if (s.contains("dvfs_plans"))
+      g += ", " + s["dvfs_plans"].dump() + " coordinated plans";
+    g += ")";
+    if (s.contains("dvfs_plan_refusal"))
+      g += "; no plan: " + s["dvfs_plan_refusal"].get<std::string>();
+    std::printf("%-22s %s\n", "governor", g.c_str());
+  }
   if (s.contains("mapping")) {
     const auto& m = s["mapping"];
     std::printf("%-22s %s\n", "mapping", m["strategy"].get<std::string>().c_str());

@@ -14,7 +14,8 @@ using Key = std::tuple<size_t, size_t, size_t>; // rank, iteration, position
 
 } // namespace
 
-HorizonPlanner::HorizonPlanner(int horizon, double cap) : horizon_(horizon), cap_(cap)
+HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks)
+    : horizon_(horizon), cap_(cap), max_tasks_(max_tasks)
 {
   if (horizon_ < 1)
     throw std::invalid_argument("plan horizon must be at least one iteration");
@@ -230,6 +231,10 @@ bool HorizonPlanner::plan_after(size_t j)
   const auto template_ = pattern(j, period);
   if (template_.empty())
     return false;
+  if (template_.size() * static_cast<size_t>(horizon_ + 1) > max_tasks_) {
+    too_large_ = refused_ = true;
+    return false;
+  }
   // The run's lag behind racing grew since the last plan: the prediction failed somewhere (work
   // that moved); plan this time without lateness inside the horizon.
   const double lag = run_lag(j);

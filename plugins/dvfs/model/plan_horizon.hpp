@@ -28,8 +28,8 @@ namespace haec::dvfs {
 class HorizonPlanner {
 public:
   // horizon: iterations planned (>= 1); cap: lateness allowed inside the horizon, in iterations
-  // of racing time (< 0: none asked).
-  HorizonPlanner(int horizon, double cap);
+  // of racing time (< 0: none asked); max_tasks: the most computations one plan may hold.
+  HorizonPlanner(int horizon, double cap, size_t max_tasks = std::numeric_limits<size_t>::max());
   // The rank's levels, fastest first (before its first computation is reported).
   void rank_levels(size_t rank, std::vector<PlanLevel> levels);
 
@@ -51,6 +51,9 @@ public:
   // every computation racing: the last end against the racing one's, within 1e-4, as the float
   // bounds of a performance run): blocking sends or collectives it does not see. No plan then.
   bool refused() const { return refused_; }
+  // A plan would hold more computations than max_tasks (refused() then too): the program's time
+  // grows as their square (the adapter then races).
+  bool too_large() const { return too_large_; }
 
 private:
   struct Pred {
@@ -77,6 +80,8 @@ private:
 
   int horizon_;
   double cap_;
+  size_t max_tasks_;
+  bool too_large_ = false;
   std::vector<std::vector<PlanLevel>> levels_;
   std::vector<std::vector<Computation>> ranks_;
   std::vector<std::vector<std::pair<size_t, Pred>>> pending_; // by rank: messages to computations not reported yet
