@@ -154,26 +154,10 @@ def simulate(g, summary, K, margin, lag, take):
                 fractions[k] = np.mean([c[1] for c in cands], axis=0)
     duration = [g.nodes[k][2] * (fractions[k].sum() if k in fractions else 1.0) for k in range(len(g.nodes))]
     _, end = g.forward(duration)
-    makespan, race_makespan = max(end), max(race_end)
-
-    def energy(T, use_plan):
-        e = sum(r["pstates"][0][2] for r in g.ranks) * T
-        for k, (rank, _, work) in enumerate(g.nodes):
-            ps = g.ranks[rank]["pstates"]
-            idle = ps[0][2]
-            if use_plan and k in fractions:
-                e += work * sum(f * (p[1] - idle) for f, p in zip(fractions[k], ps))
-            else:
-                e += work * (ps[0][1] - idle)
-        return e
-
-    e_race, e_plan = energy(race_makespan, False), energy(makespan, True)
-    opt = summary.get("dvfs_optimum_saving_j")
-    saving = e_race - e_plan
-    return {"K": K, "margin": margin, "lag": lag, "take": take, "infeasible": infeasible,
-            "makespan_pct": 100 * (makespan / race_makespan - 1), "saving_pct": 100 * saving / e_race,
-            "of_optimum_pct": 100 * saving / opt if opt else None, "race_makespan": race_makespan,
-            "run_makespan": summary["makespan_s"]}
+    result = {"K": K, "margin": margin, "lag": lag, "take": take}
+    result.update(price(g, summary, fractions, end, race_end, infeasible))
+    result.update({"race_makespan": max(race_end), "run_makespan": summary["makespan_s"]})
+    return result
 
 
 def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period, fixed=None, lag=0, cap=-1):
