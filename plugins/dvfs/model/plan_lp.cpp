@@ -120,6 +120,9 @@ std::optional<std::vector<std::vector<double>>> solve_plan(const PlanProblem& pr
     return std::vector<std::vector<double>>{};
   double unit = 1;
   auto seconds = solve_normalised(normalised(problem, unit));
+  // GLPK keeps an environment of its own from its first call to the process's end, which leak
+  // checkers report; with the program deleted, nothing uses it any more (it is rebuilt next time).
+  glp_free_env();
   if (seconds)
     for (auto& task : *seconds)
       for (auto& s : task)
