@@ -23,17 +23,13 @@ Reading and pricing as above; README, "A coordinated plan".
 """
 import argparse
 import itertools
-import json
 import os
 import sys
 
 import numpy as np
 
-
-def load(run_dir):
-    graph = json.load(open(os.path.join(run_dir, "dvfs_float_graph.json")))
-    summary = json.load(open(os.path.join(run_dir, "summary.json")))
-    return graph, summary
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dvfs_float_lp import load  # noqa: E402  (a missing graph: one line naming the fix)
 
 
 class Graph:
@@ -75,58 +71,76 @@ class Graph:
         return start, end
 
 
+class Program:
+    """The least-busy-energy program over `window`'s computations (variables: the seconds each
+    spends at each pstate, then each one's start), built row by row and solved with HiGHS."""
+
+    def __init__(self, g, window):
+        self.g, self.window = g, window
+        self.index = {k: n for n, k in enumerate(window)}
+        self.levels = [len(g.ranks[g.nodes[k][0]]["pstates"]) for k in window]
+        self.y0 = np.concatenate([[0], np.cumsum(self.levels)]).astype(int)
+        self.s0 = int(self.y0[-1])
+        self.nvar = self.s0 + len(window)
+        self.cost = np.zeros(self.nvar)
+        self.bounds = [(0, None)] * self.nvar
+        self.eq_r, self.eq_c, self.eq_v = [], [], []
+        self.ub_r, self.ub_c, self.ub_v, self.ub_b = [], [], [], []
+        self.last_of_rank = {g.nodes[k][0]: n for n, k in enumerate(window)}
+
+    def ys(self, n):
+        return [self.y0[n] + l for l in range(self.levels[n])]
+
+    def work_row(self, n, k):
+        """Its busy power beyond idle as cost, and its work (seconds at the fastest) as row n."""
+        ps = self.g.ranks[self.g.nodes[k][0]]["pstates"]
+        for l, (speed, busy, _) in enumerate(ps):
+            self.cost[self.y0[n] + l] = busy - ps[0][2]
+            self.eq_r.append(n); self.eq_c.append(self.y0[n] + l); self.eq_v.append(speed / ps[0][0])
+
+    def preds(self, n, k, low, before):
+        """A start after each message inside the window (a row each); the earliest start `low`
+        raised by those from outside it (their sender's end in `before`)."""
+        for f, d in self.g.preds[k]:
+            if f in self.index:
+                j = self.index[f]
+                self.add_row([self.s0 + j, self.s0 + n] + self.ys(j), [1.0, -1.0] + [1.0] * self.levels[j], -d)
+            else:
+                low = max(low, before[f] + d)
+        self.bounds[self.s0 + n] = (low, None)
+
+    def due(self, n, t):
+        self.add_row([self.s0 + n] + self.ys(n), [1.0] * (self.levels[n] + 1), t)
+
+    def add_row(self, cols, values, bound):
+        self.ub_r += [len(self.ub_b)] * len(cols); self.ub_c += cols; self.ub_v += values
+        self.ub_b.append(bound)
+
+    def solve(self, work):
+        """Seconds at each pstate of every computation, or None when infeasible."""
+        from scipy.optimize import linprog
+        from scipy.sparse import coo_matrix
+        A_eq = coo_matrix((self.eq_v, (self.eq_r, self.eq_c)), shape=(len(self.window), self.nvar)).tocsr()
+        A_ub = coo_matrix((self.ub_v, (self.ub_r, self.ub_c)), shape=(len(self.ub_b), self.nvar)).tocsr()
+        res = linprog(self.cost, A_ub=A_ub, b_ub=self.ub_b, A_eq=A_eq, b_eq=work, bounds=self.bounds, method="highs")
+        if res.status != 0:
+            return None
+        return [res.x[self.y0[n]:self.y0[n] + self.levels[n]] for n in range(len(self.window))]
+
+
 def solve_window(g, window, race_start, race_end, margin):
     """Least busy energy over the window's computations; returns {node: fractions per pstate}."""
-    from scipy.optimize import linprog
-    from scipy.sparse import coo_matrix
-
-    index = {k: i for i, k in enumerate(window)}
-    levels = [len(g.ranks[g.nodes[k][0]]["pstates"]) for k in window]
-    y0 = np.concatenate([[0], np.cumsum(levels)]).astype(int)
-    s0 = int(y0[-1])
-    nvar = s0 + len(window)
-    cost = np.zeros(nvar)
-    eq_r, eq_c, eq_v, eq_b = [], [], [], []
-    ub_r, ub_c, ub_v, ub_b = [], [], [], []
-    bounds = [(0, None)] * nvar
-    last_of_rank = {}
-    for i, k in enumerate(window):
-        last_of_rank[g.nodes[k][0]] = i
-    w_start = min(race_start[k] for k in window)
-    w_end = max(race_end[k] for k in window)
-    row = 0
-    for i, k in enumerate(window):
-        rank, _, work = g.nodes[k]
-        ps = g.ranks[rank]["pstates"]
-        idle = ps[0][2]
-        for l, (speed, busy, _) in enumerate(ps):
-            cost[y0[i] + l] = busy - idle
-            eq_r.append(i); eq_c.append(y0[i] + l); eq_v.append(speed / ps[0][0])
-        eq_b.append(work)
-        low = 0.0
-        for f, d in g.preds[k]:
-            if f in index:
-                j = index[f]
-                ub_r += [row] * (levels[j] + 2); ub_c += [s0 + j, s0 + i] + [y0[j] + l for l in range(levels[j])]
-                ub_v += [1.0, -1.0] + [1.0] * levels[j]; ub_b.append(-d); row += 1
-            else:
-                low = max(low, race_end[f] + d)
-        if g.first[k]:
-            low = max(low, race_start[k])
-        bounds[s0 + i] = (low, None)
-        if last_of_rank[rank] == i:
-            due = race_end[k] - margin * (w_end - w_start)
-            ub_r += [row] * (levels[i] + 1); ub_c += [s0 + i] + [y0[i] + l for l in range(levels[i])]
-            ub_v += [1.0] * (levels[i] + 1); ub_b.append(due); row += 1
-    A_eq = coo_matrix((eq_v, (eq_r, eq_c)), shape=(len(window), nvar)).tocsr()
-    A_ub = coo_matrix((ub_v, (ub_r, ub_c)), shape=(row, nvar)).tocsr()
-    res = linprog(cost, A_ub=A_ub, b_ub=ub_b, A_eq=A_eq, b_eq=eq_b, bounds=bounds, method="highs")
-    if res.status != 0:
+    p = Program(g, window)
+    shift = margin * (max(race_end[k] for k in window) - min(race_start[k] for k in window))
+    for n, k in enumerate(window):
+        p.work_row(n, k)
+        p.preds(n, k, race_start[k] if g.first[k] else 0.0, race_end)
+        if p.last_of_rank[g.nodes[k][0]] == n:
+            p.due(n, race_end[k] - shift)
+    seconds = p.solve([g.nodes[k][2] for k in window])
+    if seconds is None:
         return None
-    out = {}
-    for i, k in enumerate(window):
-        out[k] = res.x[y0[i]:y0[i] + levels[i]] / g.nodes[k][2]
-    return out
+    return {k: seconds[n] / g.nodes[k][2] for n, k in enumerate(window)}
 
 
 def simulate(g, summary, K, margin, lag, take):
@@ -165,9 +179,6 @@ def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period, fixe
     computation starting no earlier than its known predecessors allow (lower), every rank's last
     computation of the horizon due by its racing end from the racing ends before i, minus margin
     x period. Returns {node of iteration i: fractions per pstate} or None if infeasible."""
-    from scipy.optimize import linprog
-    from scipy.sparse import coo_matrix
-
     window = [k for it in range(i - lag, min(i + H, g.iters)) for k in g.by_iter[it]]
     fixed = fixed or {}
     index = {k: n for n, k in enumerate(window)}
@@ -186,49 +197,23 @@ def solve_horizon(g, i, H, work_of, lower, race_end_before, margin, period, fixe
     # cannot be drained, the end of racing from the state reached (no lateness added).
     anchored, from_state = racing(race_end_before, False), racing(lower, True)
     race_end = {k: max(anchored[k] - margin * period, from_state[k]) for k in window}
-    levels = [len(g.ranks[g.nodes[k][0]]["pstates"]) for k in window]
-    y0 = np.concatenate([[0], np.cumsum(levels)]).astype(int)
-    s0 = int(y0[-1])
-    nvar = s0 + len(window)
-    cost = np.zeros(nvar)
-    eq_r, eq_c, eq_v = [], [], []
-    ub_r, ub_c, ub_v, ub_b = [], [], [], []
-    bounds = [(0, None)] * nvar
-    last_of_rank = {}
+    p = Program(g, window)
     for n, k in enumerate(window):
-        last_of_rank[g.nodes[k][0]] = n
-    row = 0
-    for n, k in enumerate(window):
-        rank = g.nodes[k][0]
-        ps = g.ranks[rank]["pstates"]
-        idle = ps[0][2]
-        for l, (speed, busy, _) in enumerate(ps):
-            cost[y0[n] + l] = busy - idle
-            eq_r.append(n); eq_c.append(y0[n] + l); eq_v.append(speed / ps[0][0])
-            if g.iteration[k] < i:  # already under way with the plan it got: its seconds per pstate fixed
-                f = fixed.get(k)
+        p.work_row(n, k)
+        if g.iteration[k] < i:  # already under way with the plan it got: its seconds per pstate fixed
+            f = fixed.get(k)
+            for l, y in enumerate(p.ys(n)):
                 t = (f[l] if f is not None else (1.0 if l == 0 else 0.0)) * work[n]
-                bounds[y0[n] + l] = (t, t)
-        low = g.nodes[k][1] if g.first[k] else 0.0
-        for f, d in g.preds[k]:
-            if f in index:
-                j = index[f]
-                ub_r += [row] * (levels[j] + 2); ub_c += [s0 + j, s0 + n] + [y0[j] + l for l in range(levels[j])]
-                ub_v += [1.0, -1.0] + [1.0] * levels[j]; ub_b.append(-d); row += 1
-            else:
-                low = max(low, lower[f] + d)
-        bounds[s0 + n] = (low, None)
-        due = race_end[k] if last_of_rank[rank] == n else (
+                p.bounds[y] = (t, t)
+        p.preds(n, k, g.nodes[k][1] if g.first[k] else 0.0, lower)
+        due = race_end[k] if p.last_of_rank[g.nodes[k][0]] == n else (
             max(anchored[k] + cap * period, from_state[k]) if cap >= 0 and g.iteration[k] >= i else None)
         if due is not None:
-            ub_r += [row] * (levels[n] + 1); ub_c += [s0 + n] + [y0[n] + l for l in range(levels[n])]
-            ub_v += [1.0] * (levels[n] + 1); ub_b.append(due); row += 1
-    A_eq = coo_matrix((eq_v, (eq_r, eq_c)), shape=(len(window), nvar)).tocsr()
-    A_ub = coo_matrix((ub_v, (ub_r, ub_c)), shape=(row, nvar)).tocsr()
-    res = linprog(cost, A_ub=A_ub, b_ub=ub_b, A_eq=A_eq, b_eq=work, bounds=bounds, method="highs")
-    if res.status != 0:
+            p.due(n, due)
+    seconds = p.solve(work)
+    if seconds is None:
         return None
-    return {k: res.x[y0[n]:y0[n] + levels[n]] / work[n] for n, k in enumerate(window) if g.iteration[k] == i}
+    return {k: seconds[n] / work[n] for n, k in enumerate(window) if g.iteration[k] == i}
 
 
 def cheapest_mix(ps, stretch):
