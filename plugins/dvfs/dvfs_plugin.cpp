@@ -23,10 +23,10 @@
 #include "offline_optimum.hpp"
 #include "peer_slack.hpp"
 #include "plan_horizon.hpp"
+#include "plan_pstates.hpp"
 #include "power_profile.hpp"
 #include "run.hpp"
 #include "units.hpp"
-#include "window_plan.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
@@ -129,7 +129,7 @@ private:
   // A plan would be too large to solve at every iteration: race rather than fall back on the local
   // rules, which lengthened a 64-rank stencil by half (plugins/dvfs/README.md).
   bool racing_instead() const { return planner_.has_value() && planner_->too_large(); }
-  void plan_levels(const RankTrack& rt);
+  void set_plan_levels(const RankTrack& rt);
   void feed_messages();
   Plan planned(const RankTrack& rt, const HostDvfs& hd) const;
   void iteration_completed(int iteration);
@@ -276,7 +276,7 @@ RankTrack& DvfsPlugin::track(long pid)
     if (rt.host) {
       rt.local               = rt.host->local_ranks++;
       host_of_rank_[rt.rank] = rt.host;
-      plan_levels(rt);
+      set_plan_levels(rt);
     }
     ++live_ranks_;
     ++ranks_seen_;
@@ -431,17 +431,12 @@ void DvfsPlugin::close_iteration(RankTrack& rt, double now)
     apply(*rt.host, own);
 }
 
-// lagrange_plan: each rank's levels as the plan prices them (seconds per second of work, busy
-// watts beyond the idle watts it pays anyway at the fastest pstate).
-void DvfsPlugin::plan_levels(const RankTrack& rt)
+// lagrange_plan: each rank's levels as the plan prices them.
+void DvfsPlugin::set_plan_levels(const RankTrack& rt)
 {
   if (!planning() || rt.rank < 0)
     return;
-  const PstateTable& t = rt.host->governor->table();
-  std::vector<PlanLevel> levels;
-  for (int l = 0; l < t.levels(); ++l)
-    levels.push_back(PlanLevel{t.fastest_speed() / t.speed(t.pstate(l)), t.busy_watts(t.pstate(l)) - t.idle_watts(t.fastest())});
-  planner_->rank_levels(static_cast<size_t>(rt.rank), std::move(levels));
+  planner_->rank_levels(static_cast<size_t>(rt.rank), plan_levels(rt.host->governor->table()));
 }
 
 // The messages the ledger matched to computations since the last call.
@@ -455,18 +450,14 @@ void DvfsPlugin::feed_messages()
   }
 }
 
-// The plan's stretch of this computation as the cheapest one- or two-pstate plan of that length;
-// no plan: race.
+// The plan's stretch of this computation, run at the cheapest pstates of that length; no plan: race.
 Plan DvfsPlugin::planned(const RankTrack& rt, const HostDvfs& hd) const
 {
   const PstateTable& t = hd.governor->table();
   const double stretch = rt.rank < 0 ? -1
                                     : planner_->stretch(static_cast<size_t>(rt.rank), rt.comp_iteration,
                                                         rt.comp_position, rt.comp_flops / t.fastest_speed());
-  if (!(stretch > 1) || !(rt.comp_flops > 0))
-    return Plan{t.fastest(), 0, -1};
-  const WindowPlan w = cheapest_plan(t, rt.comp_flops, stretch * rt.comp_flops / t.fastest_speed());
-  return Plan{w.first, w.second >= 0 ? w.first_seconds : 0, w.second};
+  return stretched_plan(t, rt.comp_flops, stretch);
 }
 
 // Why Lagrange kept its local rules instead of the coordinated plan (nullptr: it did not).

@@ -1,7 +1,9 @@
 // The coordinated plan (lagrange_plan): the linear program (plan_lp.hpp) and the receding
 // horizon over reported computations (plan_horizon.hpp), hand-computed.
+#include "dvfs_test_support.hpp"
 #include "plan_horizon.hpp"
 #include "plan_lp.hpp"
+#include "plan_pstates.hpp"
 
 #include <gtest/gtest.h>
 
@@ -189,4 +191,34 @@ TEST(DvfsPlan, TooLargeAPlanIsRefused)
   HorizonPlanner fits = pipeline_of_two(2, 0.4, 3, 6);
   EXPECT_TRUE(fits.plan_after(2));
   EXPECT_FALSE(fits.too_large());
+}
+
+// taurus-8 priced at all cores (docs/MODELS.md §4): 2.3 GHz 174.38 W busy, 92.75 W idle; 1.2 GHz
+// 123.62 W busy. The plan prices the fastest level at 174.38 - 92.75 = 81.63 W for 1 s per second
+// of work, the slowest at 123.62 - 92.75 = 30.87 W for 2.3 / 1.2 s.
+TEST(DvfsPlan, LevelsFromThePstateTable)
+{
+  const PstateTable t(dvfs_test::taurus8(12), "t");
+  const auto levels = plan_levels(t);
+  ASSERT_EQ(levels.size(), 12u);
+  EXPECT_NEAR(levels[0].seconds_per_work, 1.0, 1e-12);
+  EXPECT_NEAR(levels[0].extra_watts, 81.63, 1e-9);
+  EXPECT_NEAR(levels[11].seconds_per_work, 2.3 / 1.2, 1e-12);
+  EXPECT_NEAR(levels[11].extra_watts, 30.87, 1e-9);
+}
+
+// No stretch, or no work: race at the fastest pstate (index 0 here), nothing timed. Stretched twice
+// (2 s for 2.3 Gflop): the slowest pstate alone, 1.2 GHz busy 1.917 s then idle 0.083 s, 244.7 J,
+// is the cheapest (1.3 GHz 1.769 s busy at 127 W then idle at 93 W: 246.2 J).
+TEST(DvfsPlan, StretchToPstates)
+{
+  const PstateTable t(dvfs_test::taurus8(12), "t");
+  for (const Plan& race : {stretched_plan(t, 2.3e9, 1.0), stretched_plan(t, 0, 2.0), stretched_plan(t, 2.3e9, -1)}) {
+    EXPECT_EQ(race.pstate, 0);
+    EXPECT_EQ(race.then_pstate, -1);
+  }
+  const Plan slowest = stretched_plan(t, 2.3e9, 2.0);
+  EXPECT_EQ(slowest.pstate, 11);
+  EXPECT_EQ(slowest.then_pstate, -1);
+  EXPECT_EQ(slowest.first_seconds, 0);
 }

@@ -1,4 +1,5 @@
 #include "mix_governor.hpp"
+#include "plan_pstates.hpp"
 
 #include <algorithm>
 
@@ -43,8 +44,7 @@ Plan MixGovernor::on_task_start(uint64_t key, double flops, int rank)
   const double budget = t.next_stretch - std::max(0.0, race - t.last_race);
   if (!(budget > 0))
     return set(table_.fastest());
-  const WindowPlan w = plan(flops, budget);
-  return Plan{w.first, w.second >= 0 ? w.first_seconds : 0, w.second};
+  return as_plan(plan(flops, budget));
 }
 
 void MixGovernor::on_task_end(const TaskObservation& o)
