@@ -61,11 +61,11 @@ SH
 chmod +x "$work/shim/smpirun"
 
 # One haec run under the shim: $1 = dims, $2 = trace, $3 = out dir, $4 = time file of smpirun,
-# $5 = time file of haec.
+# $5 = time file of haec, then more haec run options.
 haec_run() {
   rm -f "$4" "$5"
   SCALE_TIME_OUT="$4" PATH="$work/shim:$PATH" /usr/bin/time -v -o "$5" \
-    "$haec" run --platform "torus:$1" --link dor --replay "$2" -np "$(ranks_of "$1")" --out "$3" --force \
+    "$haec" run --platform "torus:$1" --link dor --replay "$2" -np "$(ranks_of "$1")" --out "$3" --force "${@:6}" \
     > "$3.stdout" 2>&1 || { cat "$3.stdout" >&2; echo "run_scale: haec run failed" >&2; exit 1; }
 }
 
@@ -121,7 +121,9 @@ if [ "${LEAK:-1}" = 1 ]; then
   leak_ranks=$(ranks_of "$leak_dims")
   leak_trace=$(trace_for "$leak_ranks" "$leak_iterations")
   leak_run="$work/leak-$leak_dims-$leak_iterations"
-  haec_run "$leak_dims" "$leak_trace" "$leak_run" "$work/time-smpirun-leak.txt" "$work/time-haec-leak.txt"
+  # glibc's malloc: memcheck replaces it (a preloaded jemalloc would hide the allocations)
+  haec_run "$leak_dims" "$leak_trace" "$leak_run" "$work/time-smpirun-leak.txt" "$work/time-haec-leak.txt" \
+    --allocator system
   cmd=$(cat "$leak_run/command.txt")
   leak_out="$work/leak-out"; rm -rf "$leak_out"; mkdir -p "$leak_out"
   vg="valgrind --leak-check=full --show-leak-kinds=definite --num-callers=40 --fullpath-after= --log-file=$work/leak-valgrind.log"

@@ -4,17 +4,19 @@ of a torus by `haec run --link dor`, against bare SimGrid 3.32 (Debian's smpirun
 equivalent XML torus, in the same run.
 
     bench/scale/scale.py BUILD [--sizes 64,256,1024,4096] [--iterations 5] [--pairs 5]
-                         [--simgrid debian,patched,patched:rdb] [--allreduce ALGORITHM] [--leak]
+                         [--simgrid debian,patched+system,patched,patched:rdb] [--allreduce ALGORITHM] [--leak]
 
 For each size: --pairs rounds, each running bare SimGrid and every haec run variant once (--simgrid:
-haec run on Debian's libsimgrid and on the patched one of scripts/build-simgrid.sh; LIBRARY:ALGORITHM
-also selects smpi/allreduce:ALGORITHM for that variant only, a model change whose effect on the
-makespan is printed beside it), the order
+haec run on Debian's libsimgrid and on the patched one of scripts/build-simgrid.sh; LIBRARY+system
+runs with glibc's malloc (--allocator system) instead of haec run's default jemalloc, to show the
+allocator's share; LIBRARY:ALGORITHM also selects smpi/allreduce:ALGORITHM for that variant only, a
+model change whose effect on the makespan is printed beside it), the order
 rotating every round; each run is timed as a whole process tree (/usr/bin/time: CPU = user + system
 of the process and all its children, peak RSS of the largest process). Reported: medians, network
 transfers per second of CPU time, and the median of the per-round speed-ups (bare CPU / haec CPU).
 Then the makespan check, like with like: the same haec run on SimGrid's own components (Debian's
-library, SimGrid's own trace reader: --simgrid debian --cfg haec/replay/reader:simgrid), whose
+library, SimGrid's own trace reader and message numbering, glibc's malloc: --simgrid debian
+--cfg haec/replay/reader:simgrid --cfg haec/message-ids:simgrid --allocator system), whose
 makespan every variant must equal to 1e-9 relative (with the variant's allreduce). Bare SimGrid's makespan is printed too; it
 differs, as its network model is not DOR. Bare SimGrid is smpirun -replay as a user runs it
 (SimGrid's default privatization) with the SimGrid settings haec run gives it with a link model
@@ -113,7 +115,8 @@ class Size:
     def measure(self, variants):
         """Alternated rounds of bare SimGrid and each haec run variant (the order rotates every round)."""
         base = os.path.join(self.work, f"{self.dims}")
-        ours = {v: self.haec_run(self.run_dir(v), ["--simgrid", library_of(v)], allreduce_of(v)) for v in variants}
+        ours = {v: self.haec_run(self.run_dir(v), ["--simgrid", library_of(v)] + allocator_of(v), allreduce_of(v))
+                for v in variants}
         for v, argv in ours.items():  # warm-up; writes platform.json and hostfile
             timed(argv, f"{base}-{v}.log", f"{base}-{v}.time")
         bare = self.bare_run(self.run_dir(variants[0]))
@@ -141,14 +144,21 @@ class Size:
             r["reference"] = {}
             for algorithm in sorted({allreduce_of(v) for v in variants}, key=str):
                 ref_dir = os.path.join(self.work, f"reference-{self.dims}-{algorithm or 'default'}")
-                timed(self.haec_run(ref_dir, ["--simgrid", "debian", "--cfg", "haec/replay/reader:simgrid"], algorithm),
+                simgrid_own = ["--simgrid", "debian", "--cfg", "haec/replay/reader:simgrid", "--cfg",
+                               "haec/message-ids:simgrid", "--allocator", "system"]
+                timed(self.haec_run(ref_dir, simgrid_own, algorithm),
                       base + "-ref.log", base + "-ref.time")
                 r["reference"][algorithm] = summary(ref_dir)["makespan_s"]
         return r
 
 
 def library_of(variant):
-    return variant.split(":")[0]
+    return variant.split(":")[0].split("+")[0]
+
+
+def allocator_of(variant):
+    """LIBRARY+system: glibc's malloc instead of haec run's default (jemalloc in a replay)."""
+    return ["--allocator", "system"] if variant.split(":")[0].endswith("+system") else []
 
 
 def allreduce_of(variant):
@@ -161,7 +171,9 @@ def leak_check(args, work):
     size = Size(args, work, 256)
     size.trace = trace_for(work, 256, 2)
     out = os.path.join(work, "leak-run")
-    timed(size.haec_run(out, ["--simgrid", library_of(args.simgrid)]), out + ".log", out + ".time")
+    # glibc's malloc: valgrind's memcheck replaces it (a preloaded jemalloc would hide the allocations)
+    timed(size.haec_run(out, ["--simgrid", library_of(args.simgrid), "--allocator", "system"]), out + ".log",
+          out + ".time")
     argv = shlex.split(open(os.path.join(out, "command.txt")).read())
     i = argv.index("-wrapper")
     vg_log = os.path.join(work, "leak-valgrind.log")
@@ -236,9 +248,9 @@ def main():
     ap.add_argument("--sizes", default="64,256,1024,4096")
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--pairs", type=int, default=5)
-    ap.add_argument("--simgrid", default="debian,patched,patched:rdb",
-                    help="haec run variants (comma-separated: debian, patched, auto, each optionally :ALGORITHM for "
-                         "its own smpi/allreduce); patched ones are left out, with a message, when "
+    ap.add_argument("--simgrid", default="debian,patched+system,patched,patched:rdb",
+                    help="haec run variants (comma-separated: debian, patched, auto, each optionally +system for "
+                         "glibc's malloc and :ALGORITHM for its own smpi/allreduce); patched ones are left out, with a message, when "
                          "scripts/build-simgrid.sh has not built and checked it")
     ap.add_argument("--allreduce", default="", help="smpi/allreduce algorithm for bare SimGrid and the variants "
                                                     "without their own (changes the makespan)")

@@ -100,6 +100,10 @@ std::vector<Setting> core_settings_rows()
                   "Trace reader of a replay: haec (the same actions as SimGrid's reader, read faster; "
                   "core/replay_runner.cpp) or simgrid (SimGrid's own)",
                   "haec", settings::one_of({"haec", "simgrid"}, "trace reader")},
+          Setting{"haec/message-ids",
+                  "Where SMPI's per-envelope message numbers (the order of equal envelopes) are kept: haec (integer "
+                  "keys, the same numbers; core/smpi_message_counts.cpp) or simgrid (SMPI's own text-keyed maps)",
+                  "haec", settings::one_of({"haec", "simgrid"}, "message numbering")},
           Setting{"haec/link/smpi-envelope",
                   "Bytes SMPI adds to every MPI message on the network (removed before the link model and from "
                   "the recorded payloads)",

@@ -69,6 +69,7 @@ std::string to_json_text(const RunDescription& d)
   if (!d.trace.empty())
     j["trace"] = d.trace;
   j["simgrid_library"] = d.simgrid_library;
+  j["allocator"] = d.allocator;
   j["strategy"] = d.strategy;
   if (d.seed)
     j["seed"] = *d.seed;
@@ -108,6 +109,7 @@ RunDescription read_run_description(const std::string& path)
     d.program   = j.value("program", "");
     d.trace     = j.value("trace", "");
     d.simgrid_library = j.value("simgrid_library", "debian");
+    d.allocator = j.value("allocator", "system");
     d.strategy  = j.at("strategy").get<std::string>();
     if (j.contains("seed"))
       d.seed = j.at("seed").get<uint64_t>();
@@ -150,6 +152,7 @@ void add_run_description(Results& results, const RunDescription& d, const std::o
   results.add_summary("ranks", std::to_string(d.ranks));
   results.add_summary("mode", json(d.mode).dump());
   results.add_summary("simgrid_library", json(d.simgrid_library).dump());
+  results.add_summary("allocator", json(d.allocator).dump());
   if (d.mode == "replay")
     results.add_summary("trace", json(d.trace).dump());
   else

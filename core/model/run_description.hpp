@@ -23,6 +23,7 @@ struct RunDescription {
   std::string mode;             // "emulation" or "replay"
   std::string program, trace;   // one of them, as given
   std::string simgrid_library = "debian"; // "debian" or "patched: <lib dir>" (haec run --simgrid)
+  std::string allocator = "system";       // the simulator's malloc: "system" or "jemalloc: <lib>" (--allocator)
   std::string strategy;         // the mapping (mapping.txt's first line)
   std::optional<uint64_t> seed; // random mappings
   std::string traffic_file;     // --traffic as given ("": none)

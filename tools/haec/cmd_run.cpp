@@ -83,10 +83,43 @@ std::string simgrid_library_dir(const std::string& choice)
   return prefix.empty() ? "" : prefix + "/lib";
 }
 
+// --allocator: the simulator's malloc in a replay. SimGrid allocates and frees several objects per
+// message; jemalloc does that faster than glibc's malloc, with the same results (bench/scale/scale.py
+// measures both). Only in a replay: in emulation the application's own allocations would change
+// its measured computation times. Returns the library to preload, or "" for the system's malloc.
+std::string allocator_library(const std::string& choice, bool replay)
+{
+  if (choice != "auto" && choice != "system" && choice != "jemalloc")
+    throw InputError("--allocator " + choice, "unknown allocator", "use auto, system or jemalloc");
+  if (choice == "system")
+    return "";
+  if (!replay) {
+    if (choice == "jemalloc")
+      throw InputError("--allocator jemalloc", "is for replays only (in emulation it would change the application's "
+                       "measured computation times)", "drop --allocator, or replay a trace");
+    return "";
+  }
+#ifdef HAEC_SANITIZER_PRELOAD
+  if (choice == "jemalloc")
+    throw InputError("--allocator jemalloc", "cannot be used by a sanitizer build (ASan has its own malloc)",
+                     "use --allocator system");
+  return "";
+#else
+  const std::string lib = HAEC_JEMALLOC;
+  if (lib.empty() || ::access(lib.c_str(), R_OK) != 0) {
+    if (choice == "jemalloc")
+      throw InputError("--allocator jemalloc", "jemalloc is not installed", "install libjemalloc2 (scripts/install-deps.sh)");
+    return "";
+  }
+  return lib;
+#endif
+}
+
 // What the run needs once every option is checked.
 struct Plan {
   std::string app_path, trace; // absolute: the program, or the trace to replay
   std::string simgrid_lib;     // the patched SimGrid's directory, "" for Debian's
+  std::string allocator_lib;   // preloaded into a replay's simulator, "" for the system's malloc
   std::string counters;        // HAEC_COUNTERS for the simulator: events PAPI can count here, or ""
   ResolvedPlatform platform;
   Placement placement;
@@ -224,6 +257,7 @@ Plan prepare(RunOptions& o)
   check_power_profiles(o, p.platform);
   check_routing(o, p.platform);
   p.simgrid_lib = simgrid_library_dir(o.simgrid);
+  p.allocator_lib = allocator_library(o.allocator, !p.trace.empty());
   p.counters    = checked_counters(o, p);
   check_rank_capacity(o.place.ranks, p.trace.empty());
   // Every line of every rank file before anything uses it (libs/trace/README.md): a bad peer is
@@ -247,6 +281,7 @@ core::RunDescription describe(const RunOptions& o, const Plan& p)
   d.ranks    = o.place.ranks;
   d.mode     = p.trace.empty() ? "emulation" : "replay";
   d.simgrid_library = p.simgrid_lib.empty() ? "debian" : "patched: " + p.simgrid_lib;
+  d.allocator = p.allocator_lib.empty() ? "system" : "jemalloc: " + p.allocator_lib;
   if (p.trace.empty())
     d.program = o.app[0];
   else
@@ -396,6 +431,8 @@ void add_preload(const RunOptions& o, const Plan& p, std::vector<std::string>& a
 #else
   if (pmpi_needs_preload(o, p))
     preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
+  if (!p.allocator_lib.empty()) // first, so that every malloc of the simulator is its
+    preload = p.allocator_lib + ":" + preload;
 #endif
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
     preload += std::string(":") + old;
@@ -606,6 +643,10 @@ void add_run_options(CLI::App* run, RunOptions& o)
   run->add_option("--simgrid", o.simgrid,
                   "SimGrid library: debian, patched (built by scripts/build-simgrid.sh: the same results, faster at "
                   "scale) or auto (patched when built and checked)")
+      ->capture_default_str();
+  run->add_option("--allocator", o.allocator,
+                  "malloc of a replay's simulator: jemalloc (faster, the same results), system (glibc's) or auto "
+                  "(jemalloc when installed; emulation always uses the system's)")
       ->capture_default_str();
   run->add_flag("-q,--quiet", o.quiet, "Do not print the summary table");
   run->add_option("--counters", o.counters,

@@ -37,6 +37,7 @@ struct RunOptions {
   std::vector<std::string> cfg;
   std::string host_speed = "1Gf";
   std::string simgrid    = "auto"; // --simgrid auto|debian|patched
+  std::string allocator  = "auto"; // --allocator auto|system|jemalloc
   bool quiet             = false;
   std::string counters;            // --counters EVENT,...: PAPI events per computation burst (emulation)
   std::vector<std::string> app; // program and its arguments

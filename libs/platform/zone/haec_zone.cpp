@@ -81,7 +81,7 @@ public:
       if (topo_.spec().kind == Kind::Cluster) // the switch is implicit: draw node -> cable -> "switch"
         (l.dim == 0 ? to : from) = get_name() + "-switch";
       xbt_node_t a = new_xbt_graph_node(graph, from.c_str(), nodes);
-      xbt_node_t b = new_xbt_graph_node(graph, links_by_id_[id]->get_cname(), nodes);
+      xbt_node_t b = new_xbt_graph_node(graph, links_by_id_[id].link->get_cname(), nodes);
       xbt_node_t c = new_xbt_graph_node(graph, to.c_str(), nodes);
       new_xbt_graph_edge(graph, a, b, edges);
       new_xbt_graph_edge(graph, b, c, edges);
@@ -89,11 +89,19 @@ public:
   }
 
 private:
-  static void add(sgr::Route* into, Link* link, double* latency)
+  // A link and its kernel object, found once: Link::get_impl() is a dynamic_cast, and every
+  // message's route asks for each of its links.
+  struct Hop {
+    Link* link;
+    sg::kernel::resource::StandardLinkImpl* impl;
+    explicit Hop(Link* l) : link(l), impl(l->get_impl()) {}
+  };
+
+  static void add(sgr::Route* into, const Hop& hop, double* latency)
   {
-    into->link_list_.push_back(link->get_impl());
+    into->link_list_.push_back(hop.impl);
     if (latency) // read live: a latency profile or plugin may change it during the run
-      *latency += link->get_latency();
+      *latency += hop.link->get_latency();
   }
 
   uint32_t node_of(const sgr::NetPoint* p) const
@@ -106,8 +114,8 @@ private:
 
   Topology topo_; // own copy: routes are asked for until the engine is destroyed
   std::vector<uint32_t> vertex_node_; // NetPoint::id() in this zone -> node id
-  std::vector<Link*> links_by_id_;    // Topology link id -> SimGrid link
-  std::vector<Link*> loopback_;       // node id -> its loopback link
+  std::vector<Hop> links_by_id_; // Topology link id -> SimGrid link
+  std::vector<Hop> loopback_;    // node id -> its loopback link
   std::unique_ptr<MessageRouter> router_; // non-static policies only
 };
 
@@ -130,7 +138,7 @@ void HaecZone::build(const BuildHooks& hooks)
     lo->set_latency(spec.loopback_latency);
     lo->set_sharing_policy(Link::SharingPolicy::FATPIPE);
     lo->set_property("haec:type", "loopback");
-    loopback_.push_back(lo);
+    loopback_.emplace_back(lo);
     if (hooks.host)
       hooks.host(*host, node);
   }
@@ -150,7 +158,7 @@ void HaecZone::build(const BuildHooks& hooks)
     link->set_sharing_policy(Link::SharingPolicy::SHARED);
     link->set_property("haec:type", type.name);
     link->set_property("haec:ber", ber_text[links[id].type]);
-    links_by_id_.push_back(link);
+    links_by_id_.emplace_back(link);
     if (hooks.link)
       hooks.link(*link, id);
   }

@@ -1,0 +1,46 @@
+// How many messages each (communicator, source, destination, tag) has sent and received so far.
+// SMPI 3.32 numbers every message this way so that two messages with the same envelope are matched
+// in the order they were sent (smpi_request.cpp: message_id_). SMPI keeps the counts in two maps per
+// communicator keyed by the text "tag_src_dst", built and hashed four times per message; this table
+// keeps the same counts under integer keys (core/smpi_message_counts.cpp puts it in SMPI's place).
+// Pure C++: no SimGrid include.
+#pragma once
+#include <cstddef>
+#include <unordered_map>
+
+namespace haec::core {
+
+class MessageCounts {
+public:
+  // SMPI's Comm::get_*_messages_count: 0 for an envelope never counted (nothing is inserted).
+  unsigned sent(const void* comm, int src, int dst, int tag) const;
+  unsigned received(const void* comm, int src, int dst, int tag) const;
+  void count_sent(const void* comm, int src, int dst, int tag) { ++counts(comm).sent[Envelope{src, dst, tag}]; }
+  void count_received(const void* comm, int src, int dst, int tag) { ++counts(comm).received[Envelope{src, dst, tag}]; }
+  // A new communicator at `comm`'s address starts from zero, as SMPI's new Comm object does.
+  void forget(const void* comm);
+  size_t envelopes() const;
+
+private:
+  struct Envelope {
+    int src, dst, tag;
+    bool operator==(const Envelope& o) const { return src == o.src && dst == o.dst && tag == o.tag; }
+  };
+  struct EnvelopeHash {
+    size_t operator()(const Envelope& e) const;
+  };
+  using Table = std::unordered_map<Envelope, unsigned, EnvelopeHash>;
+  struct Counts {
+    Table sent, received;
+  };
+  static unsigned get(const Table& table, int src, int dst, int tag);
+  const Counts* find(const void* comm) const;
+  Counts& counts(const void* comm);
+
+  std::unordered_map<const void*, Counts> by_comm_;
+  // Most messages go through one communicator (MPI_COMM_WORLD, one object for every rank).
+  mutable const void* last_comm_ = nullptr;
+  mutable Counts* last_counts_ = nullptr;
+};
+
+} // namespace haec::core

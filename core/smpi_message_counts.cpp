@@ -1,0 +1,106 @@
+// SMPI's per-communicator message numbering (core/model/message_counts.hpp) with integer keys.
+// libsimgrid 3.32 calls the four Comm accessors and Comm's constructor through its PLT, so these
+// preloaded definitions take their place (as replay_runner.cpp does for the replay loop). The
+// numbers are SMPI's own, so messages match in the same order and every simulated time is the
+// same: tests/integration/test_message_counts.sh compares runs with --cfg=haec/message-ids:simgrid,
+// which sends every call back to SMPI's own maps.
+#include "message_counts.hpp"
+#include "run.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+// The symbols SMPI 3.32 exports for simgrid::smpi::Comm's members (src/smpi/include/smpi_comm.hpp,
+// not installed): member functions take the object as a first argument.
+#define HAEC_COMM_SYMBOL(name) "_ZN7simgrid4smpi4Comm" name
+#define HAEC_GET_SENT HAEC_COMM_SYMBOL("23get_sent_messages_countEiii")
+#define HAEC_COUNT_SENT HAEC_COMM_SYMBOL("29increment_sent_messages_countEiii")
+#define HAEC_GET_RECEIVED HAEC_COMM_SYMBOL("27get_received_messages_countEiii")
+#define HAEC_COUNT_RECEIVED HAEC_COMM_SYMBOL("33increment_received_messages_countEiii")
+#define HAEC_CONSTRUCTOR HAEC_COMM_SYMBOL("C1EPNS0_5GroupESt10shared_ptrINS0_4TopoEEbi")
+
+template <typename Function> Function simgrid_function(const char* symbol)
+{
+  void* f = dlsym(RTLD_NEXT, symbol);
+  if (f == nullptr) {
+    std::fprintf(stderr, "haec: cannot find SimGrid's %s (%s)\n", symbol, dlerror());
+    std::exit(2);
+  }
+  return reinterpret_cast<Function>(f);
+}
+
+using Get = unsigned (*)(void*, int, int, int);
+using Count = void (*)(void*, int, int, int);
+using Constructor = void (*)(void*, void*, void*, bool, int);
+
+haec::core::MessageCounts& table()
+{
+  static haec::core::MessageCounts counts;
+  return counts;
+}
+
+// SMPI's own maps when --cfg=haec/message-ids:simgrid (decided at the first message: settings are
+// read before the first communicator sends anything).
+bool simgrid_counts()
+{
+  static const bool simgrid = haec::core::settings().text("haec/message-ids") == "simgrid";
+  return simgrid;
+}
+
+} // namespace
+
+// The definitions below carry SimGrid's mangled names (asm labels), so libsimgrid's calls reach them.
+unsigned haec_get_sent_messages_count(void* comm, int src, int dst, int tag) asm(HAEC_GET_SENT);
+void haec_increment_sent_messages_count(void* comm, int src, int dst, int tag) asm(HAEC_COUNT_SENT);
+unsigned haec_get_received_messages_count(void* comm, int src, int dst, int tag) asm(HAEC_GET_RECEIVED);
+void haec_increment_received_messages_count(void* comm, int src, int dst, int tag) asm(HAEC_COUNT_RECEIVED);
+void haec_comm_constructor(void* comm, void* group, void* topology, bool smp, int id) asm(HAEC_CONSTRUCTOR);
+
+unsigned haec_get_sent_messages_count(void* comm, int src, int dst, int tag)
+{
+  if (simgrid_counts()) {
+    static const Get real = simgrid_function<Get>(HAEC_GET_SENT);
+    return real(comm, src, dst, tag);
+  }
+  return table().sent(comm, src, dst, tag);
+}
+
+void haec_increment_sent_messages_count(void* comm, int src, int dst, int tag)
+{
+  if (simgrid_counts()) {
+    static const Count real = simgrid_function<Count>(HAEC_COUNT_SENT);
+    return real(comm, src, dst, tag);
+  }
+  table().count_sent(comm, src, dst, tag);
+}
+
+unsigned haec_get_received_messages_count(void* comm, int src, int dst, int tag)
+{
+  if (simgrid_counts()) {
+    static const Get real = simgrid_function<Get>(HAEC_GET_RECEIVED);
+    return real(comm, src, dst, tag);
+  }
+  return table().received(comm, src, dst, tag);
+}
+
+void haec_increment_received_messages_count(void* comm, int src, int dst, int tag)
+{
+  if (simgrid_counts()) {
+    static const Count real = simgrid_function<Count>(HAEC_COUNT_RECEIVED);
+    return real(comm, src, dst, tag);
+  }
+  table().count_received(comm, src, dst, tag);
+}
+
+// `topology` is SMPI's std::shared_ptr<Topo> passed by value: the caller owns it (Itanium C++ ABI),
+// so its address is handed on untouched.
+void haec_comm_constructor(void* comm, void* group, void* topology, bool smp, int id)
+{
+  static const Constructor real = simgrid_function<Constructor>(HAEC_CONSTRUCTOR);
+  table().forget(comm);
+  real(comm, group, topology, smp, id);
+}

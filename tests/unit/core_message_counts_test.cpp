@@ -1,0 +1,67 @@
+// SMPI's message numbers per (communicator, source, destination, tag), as SMPI 3.32 counts them
+// (smpi_comm.cpp: a count per envelope and direction, 0 before the first message, reset for a new
+// communicator).
+#include "message_counts.hpp"
+
+#include <gtest/gtest.h>
+
+using haec::core::MessageCounts;
+
+namespace {
+int world_object, split_object; // two communicators' addresses
+const void* const world = &world_object;
+const void* const split = &split_object;
+} // namespace
+
+TEST(MessageCounts, NumbersEachEnvelopeFromZero)
+{
+  MessageCounts counts;
+  EXPECT_EQ(counts.sent(world, 0, 1, 7), 0u);
+  counts.count_sent(world, 0, 1, 7);
+  counts.count_sent(world, 0, 1, 7);
+  counts.count_sent(world, 0, 1, 8);
+  EXPECT_EQ(counts.sent(world, 0, 1, 7), 2u);
+  EXPECT_EQ(counts.sent(world, 0, 1, 8), 1u);
+  EXPECT_EQ(counts.sent(world, 1, 0, 7), 0u) << "source and destination are not interchangeable";
+  EXPECT_EQ(counts.received(world, 0, 1, 7), 0u) << "sent and received are counted apart";
+  counts.count_received(world, 0, 1, 7);
+  EXPECT_EQ(counts.received(world, 0, 1, 7), 1u);
+  EXPECT_EQ(counts.envelopes(), 3u);
+}
+
+TEST(MessageCounts, NegativeTagsAndLargeRanksAreTheirOwnEnvelopes)
+{
+  MessageCounts counts;
+  counts.count_sent(world, 4095, 0, -12); // SMPI's collectives use negative tags
+  counts.count_sent(world, 0, 4095, -12);
+  counts.count_sent(world, 4095, 0, 12);
+  EXPECT_EQ(counts.sent(world, 4095, 0, -12), 1u);
+  EXPECT_EQ(counts.sent(world, 0, 4095, -12), 1u);
+  EXPECT_EQ(counts.sent(world, 4095, 0, 12), 1u);
+  EXPECT_EQ(counts.sent(world, -12, 0, 4095), 0u);
+}
+
+TEST(MessageCounts, CommunicatorsAreCountedApartAndANewOneStartsFromZero)
+{
+  MessageCounts counts;
+  counts.count_sent(world, 0, 1, 0);
+  counts.count_sent(split, 0, 1, 0);
+  counts.count_sent(split, 0, 1, 0);
+  EXPECT_EQ(counts.sent(world, 0, 1, 0), 1u);
+  EXPECT_EQ(counts.sent(split, 0, 1, 0), 2u);
+  counts.forget(split); // a new communicator built where the freed one was
+  EXPECT_EQ(counts.sent(split, 0, 1, 0), 0u);
+  EXPECT_EQ(counts.sent(world, 0, 1, 0), 1u);
+  counts.count_sent(split, 0, 1, 0);
+  EXPECT_EQ(counts.sent(split, 0, 1, 0), 1u);
+  counts.forget(world); // the last communicator used is forgotten too
+  EXPECT_EQ(counts.sent(world, 0, 1, 0), 0u);
+}
+
+TEST(MessageCounts, ReadingDoesNotCreateEnvelopes)
+{
+  MessageCounts counts;
+  for (int r = 0; r < 100; ++r)
+    EXPECT_EQ(counts.received(world, r, 0, 0), 0u);
+  EXPECT_EQ(counts.envelopes(), 0u);
+}
