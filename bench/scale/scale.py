@@ -230,16 +230,22 @@ def print_row(ranks, r, variants):
 
 
 def targets(r, variants):
-    """The issue's targets at 4096 ranks, for the fastest variant."""
-    best = max(variants, key=lambda v: r[v]["transfers"] / r[v]["cpu"])
-    rate = r[best]["transfers"] / r[best]["cpu"]
-    checks = [(f"transfers/s of CPU time >= 100,000 ({rate:,.0f})", rate >= TARGET_RATE),
-              (f"speed-up over bare >= {TARGET_SPEEDUP}x ({r[best]['speedup']:.2f}x)", r[best]["speedup"] >= TARGET_SPEEDUP),
-              (f"peak RSS <= 1 GiB ({r[best]['rss']:.0f} MiB)", r[best]["rss"] <= TARGET_RSS_MIB),
-              ("makespan = reference to 1e-9", r[best].get("rel", float("nan")) <= TARGET_REL)]
-    print(f"      targets at 4096 ranks (haec {best}): " +
-          "; ".join(f"{n}: {'PASS' if c else 'FAIL'}" for n, c in checks))
-    return all(c for _, c in checks)
+    """The issue's targets at 4096 ranks, printed for every variant. Met when haec run as a user runs it
+    (a variant with glibc's malloc or its own allreduce is a comparison, not haec run's default) meets
+    them all."""
+    met = False
+    for v in variants:
+        rate = r[v]["transfers"] / r[v]["cpu"]
+        checks = [(f"transfers/s of CPU time >= 100,000 ({rate:,.0f})", rate >= TARGET_RATE),
+                  (f"speed-up over bare >= {TARGET_SPEEDUP}x ({r[v]['speedup']:.2f}x)", r[v]["speedup"] >= TARGET_SPEEDUP),
+                  (f"peak RSS <= 1 GiB ({r[v]['rss']:.0f} MiB)", r[v]["rss"] <= TARGET_RSS_MIB),
+                  ("makespan = reference to 1e-9", r[v].get("rel", float("nan")) <= TARGET_REL)]
+        default = allreduce_of(v) is None and not allocator_of(v)
+        print(f"      targets at 4096 ranks (haec {v}{', as haec run runs by default' if default else ''}): " +
+              "; ".join(f"{n}: {'PASS' if c else 'FAIL'}" for n, c in checks))
+        met = met or (default and all(c for _, c in checks))
+    print(f"      targets {'met' if met else 'NOT met'} by haec run's default configuration")
+    return met
 
 
 def main():
