@@ -2,15 +2,17 @@
 // libsimgrid 3.32 calls the four Comm accessors and Comm's constructor through its PLT, so these
 // preloaded definitions take their place (as replay_runner.cpp does for the replay loop). The
 // numbers are SMPI's own, so messages match in the same order and every simulated time is the
-// same: tests/integration/test_message_counts.sh compares runs with --cfg=haec/message-ids:simgrid,
-// which sends every call back to SMPI's own maps.
+// same: tests/integration/test_speedups_same_results.sh compares runs with SimGrid alone and with
+// --cfg=haec/message-ids:simgrid, which sends every call back to SMPI's own maps.
 #include "message_counts.hpp"
-#include "run.hpp"
+
+#include <xbt/config.hpp>
 
 #include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -43,11 +45,13 @@ haec::core::MessageCounts& table()
   return counts;
 }
 
-// SMPI's own maps when --cfg=haec/message-ids:simgrid (decided at the first message: settings are
-// read before the first communicator sends anything).
+// SMPI's own maps when --cfg=haec/message-ids:simgrid, and when actors run in parallel threads
+// (contexts/nthreads > 1), where SMPI's per-communicator maps are what SimGrid itself risks.
+// Read from SimGrid's configuration, parsed before the first communicator exists.
 bool simgrid_counts()
 {
-  static const bool simgrid = haec::core::settings().text("haec/message-ids") == "simgrid";
+  static const bool simgrid = simgrid::config::get_value<std::string>("haec/message-ids") == "simgrid" ||
+                              simgrid::config::get_value<int>("contexts/nthreads") > 1;
   return simgrid;
 }
 
@@ -101,6 +105,7 @@ void haec_increment_received_messages_count(void* comm, int src, int dst, int ta
 void haec_comm_constructor(void* comm, void* group, void* topology, bool smp, int id)
 {
   static const Constructor real = simgrid_function<Constructor>(HAEC_CONSTRUCTOR);
-  table().forget(comm);
+  if (!simgrid_counts())
+    table().forget(comm);
   real(comm, group, topology, smp, id);
 }
