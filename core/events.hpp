@@ -43,6 +43,7 @@ struct ComputationStarted {
   long pid;
   double time;
   const std::vector<double>* counters = nullptr;
+  bool polling = false; // SMPI's MPI_Iprobe spin (an Exec named "iprobe"), not a burst of the program
 };
 
 // A computation the core saw start completed at `end` (its finish time, or now).

@@ -297,7 +297,7 @@ void DvfsPlugin::busy_change(HostDvfs& hd, int delta, double now)
 void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
 {
   const sg4::Exec& exec = e.exec;
-  if (exec.get_host_number() != 1 || exec.get_name() == "iprobe" || e.pid < 0)
+  if (exec.get_host_number() != 1 || e.polling || e.pid < 0)
     return;
   HostDvfs* hd = exec.get_host()->extension<HostDvfs>();
   if (hd == nullptr)

@@ -390,8 +390,8 @@ void PowerPlugin::on_computation_started(const core::ComputationStarted& e)
     return;
   // SMPI's MPI_Iprobe spins as a computation named "iprobe" bounded to smpi/iprobe-cpu-usage of
   // a core; SimGrid's own energy plugin sees that share through the CPU load, we charge it here.
-  const double share = exec.get_name() == "iprobe" ? hp->polling_share : 1.0;
-  if (config_.counters && exec.get_name() != "iprobe") {
+  const double share = e.polling ? hp->polling_share : 1.0;
+  if (config_.counters && !e.polling) {
     start_running(exec, {hp, 1.0, 0, start_counted(e, *hp)});
   } else {
     const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;

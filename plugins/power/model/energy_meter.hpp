@@ -6,6 +6,8 @@
 #include "counter_model.hpp"
 #include "power_profile.hpp"
 
+#include <boost/container/flat_map.hpp>
+
 #include <map>
 #include <optional>
 #include <vector>
@@ -51,7 +53,9 @@ private:
 
   HostPowerProfile profile_;
   std::optional<CounterNodePower> counters_;
-  std::map<std::pair<int, double>, long> running_; // (workload, share) -> count: sums are exact again once they end
+  // (workload, share) -> count: sums are exact again once they end. Ordered, and flat: a host runs
+  // one or two kinds at a time, and a node-based map allocated a node per computation.
+  boost::container::flat_map<std::pair<int, double>, long> running_;
   std::vector<std::vector<double>> workload_slopes_; // [workload - 1][pstate]
   int pstate_ = 0;
   bool on_    = true;
