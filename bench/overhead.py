@@ -10,9 +10,10 @@ Three comparisons, each against SimGrid alone in the same run:
   (b) haec run --link none                                   vs plain smpirun          target <= 1.03
   (c) haec run --link dor --power --governor ondemand        vs plain smpirun          target <= 1.05
 The baseline of (b) and (c) is the smpirun command haec wrote into command.txt, without the suite
-(its -wrapper preload and its haec/ settings): the same SimGrid settings and library, so the ratio is
-the cost of haec and its plugins alone (haec run uses Debian's library here, --simgrid debian; in
-replay its command, and so the baseline, has smpi/privatization:no). Each comparison runs --pairs alternated pairs (the order
+(its -wrapper preloads, jemalloc's in a replay included, and its haec/ settings): the same SimGrid
+settings and library, so the ratio is what haec run costs against plain smpirun (haec run uses
+Debian's library here, --simgrid debian; in replay its command, and so the baseline, has
+smpi/privatization:no). Each comparison runs --pairs alternated pairs (the order
 flips every pair); reported: median CPU time (user + system of the whole process tree) and wall
 time of each side, and the median of the per-pair ratios. --callgrind adds instruction counts
 (repeatable on a busy machine) of the `haec run` process alone and of the simulator with and
