@@ -39,20 +39,29 @@ using Get = unsigned (*)(void*, int, int, int);
 using Count = void (*)(void*, int, int, int);
 using Constructor = void (*)(void*, void*, void*, bool, int);
 
+// SMPI's own four accessors, the ones our definitions below take the place of.
+struct SmpiCounts {
+  Get sent = simgrid_function<Get>(HAEC_GET_SENT);
+  Count count_sent = simgrid_function<Count>(HAEC_COUNT_SENT);
+  Get received = simgrid_function<Get>(HAEC_GET_RECEIVED);
+  Count count_received = simgrid_function<Count>(HAEC_COUNT_RECEIVED);
+};
+
+// SMPI's own maps when --cfg=haec/message-ids:simgrid, and when actors run in parallel threads
+// (contexts/nthreads > 1), where SMPI's per-communicator maps are what SimGrid itself risks; null
+// otherwise. Read from SimGrid's configuration, parsed before the first communicator exists.
+const SmpiCounts* smpi_counts()
+{
+  static const bool smpi_maps = simgrid::config::get_value<std::string>("haec/message-ids") == "simgrid" ||
+                                simgrid::config::get_value<int>("contexts/nthreads") > 1;
+  static const SmpiCounts smpi;
+  return smpi_maps ? &smpi : nullptr;
+}
+
 haec::core::MessageCounts& table()
 {
   static haec::core::MessageCounts counts;
   return counts;
-}
-
-// SMPI's own maps when --cfg=haec/message-ids:simgrid, and when actors run in parallel threads
-// (contexts/nthreads > 1), where SMPI's per-communicator maps are what SimGrid itself risks.
-// Read from SimGrid's configuration, parsed before the first communicator exists.
-bool simgrid_counts()
-{
-  static const bool simgrid = simgrid::config::get_value<std::string>("haec/message-ids") == "simgrid" ||
-                              simgrid::config::get_value<int>("contexts/nthreads") > 1;
-  return simgrid;
 }
 
 } // namespace
@@ -66,37 +75,27 @@ void haec_comm_constructor(void* comm, void* group, void* topology, bool smp, in
 
 unsigned haec_get_sent_messages_count(void* comm, int src, int dst, int tag)
 {
-  if (simgrid_counts()) {
-    static const Get real = simgrid_function<Get>(HAEC_GET_SENT);
-    return real(comm, src, dst, tag);
-  }
-  return table().sent(comm, src, dst, tag);
+  const SmpiCounts* smpi = smpi_counts();
+  return smpi ? smpi->sent(comm, src, dst, tag) : table().sent(comm, src, dst, tag);
 }
 
 void haec_increment_sent_messages_count(void* comm, int src, int dst, int tag)
 {
-  if (simgrid_counts()) {
-    static const Count real = simgrid_function<Count>(HAEC_COUNT_SENT);
-    return real(comm, src, dst, tag);
-  }
+  if (const SmpiCounts* smpi = smpi_counts())
+    return smpi->count_sent(comm, src, dst, tag);
   table().count_sent(comm, src, dst, tag);
 }
 
 unsigned haec_get_received_messages_count(void* comm, int src, int dst, int tag)
 {
-  if (simgrid_counts()) {
-    static const Get real = simgrid_function<Get>(HAEC_GET_RECEIVED);
-    return real(comm, src, dst, tag);
-  }
-  return table().received(comm, src, dst, tag);
+  const SmpiCounts* smpi = smpi_counts();
+  return smpi ? smpi->received(comm, src, dst, tag) : table().received(comm, src, dst, tag);
 }
 
 void haec_increment_received_messages_count(void* comm, int src, int dst, int tag)
 {
-  if (simgrid_counts()) {
-    static const Count real = simgrid_function<Count>(HAEC_COUNT_RECEIVED);
-    return real(comm, src, dst, tag);
-  }
+  if (const SmpiCounts* smpi = smpi_counts())
+    return smpi->count_received(comm, src, dst, tag);
   table().count_received(comm, src, dst, tag);
 }
 
@@ -105,7 +104,7 @@ void haec_increment_received_messages_count(void* comm, int src, int dst, int ta
 void haec_comm_constructor(void* comm, void* group, void* topology, bool smp, int id)
 {
   static const Constructor real = simgrid_function<Constructor>(HAEC_CONSTRUCTOR);
-  if (!simgrid_counts())
+  if (!smpi_counts())
     table().forget(comm);
   real(comm, group, topology, smp, id);
 }
