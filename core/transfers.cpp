@@ -1,15 +1,19 @@
 // Network transfers: the core installs SimGrid's bandwidth/latency factor callbacks when a link
-// model is set (set_transfer_model) or results are recorded, announces each transfer from them
-// (they run in maestro, once per transfer: bandwidth then latency) and completes it from
+// model is set (set_transfer_model) or routes are chosen per message, announces each transfer
+// from them (they run in maestro, once per transfer: bandwidth then latency) and completes it from
 // Link::on_communication_state_change, publishing TransferCompleted with the model time.
-// Without a link model the factors reproduce SMPI's own tables exactly (smpi_factors.hpp).
+// A recording run with neither observes each transfer at its completion alone (its hosts read
+// from the network action, network_action_view.hpp; SMPI's own factor tables, smpi_factors.hpp,
+// give its flow bytes and latency phase): no callback, nothing pending.
 #include "checks.hpp"
 #include "core_parts.hpp"
 #include "haec_zone.hpp"
+#include "network_action_view.hpp"
 #include "run.hpp"
 #include "smpi_factors.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -18,6 +22,7 @@
 #include <boost/container_hash/hash.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -74,6 +79,23 @@ private:
     std::vector<sg4::Link*> route, back_route;
   };
   void take_route(Announced& a, const std::vector<sg4::Link*>& links, double size) const;
+
+  // Observation at completion (no link model, no per-message routes): the route of each pair of
+  // nodes, found once (static routes), and the check that the action view reads real hosts.
+  bool at_completion_   = false;
+  bool layout_checked_  = false;
+  struct CompletedRoute {
+    std::vector<sg4::Link*> links;
+    const std::vector<uint32_t>* ids; // interned (route_ids)
+  };
+  std::unordered_map<uint64_t, CompletedRoute> completed_routes_; // src node << 32 | dst node
+  bool observe_at_completion() const;
+  void connect_at_completion();
+  void complete(const simgrid::kernel::resource::Action& action);
+  const CompletedRoute& completed_route(const sg4::Host* src, const sg4::Host* dst, uint32_t src_node,
+                                        uint32_t dst_node);
+  void check_action_layout(const sg4::Host* src, const sg4::Host* dst);
+  void add_still_running(RunRecord::PairCounts& started) const;
   // Candidates of one (start, size), ordered by uncontended end, then announcement. A step of a
   // 4096-rank stencil starts thousands of equal transfers at once: a linear search and a vector
   // erase per completion made this the suite's largest cost (bench/scale, perf).
@@ -115,6 +137,10 @@ void Transfers::connect()
   const bool routed = platform::message_routing() != nullptr; // the router learns of each message here
   if (!model && !recording() && !routed)
     return; // nothing asked: leave SimGrid's network untouched
+  if (!model && !routed && observe_at_completion()) {
+    connect_at_completion();
+    return;
+  }
   if (!model) {
     // Observing routes needs the callbacks; reproduce SMPI's own factor tables exactly.
     if (routed && (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")))
@@ -147,6 +173,83 @@ void Transfers::connect()
         transfers().on_state_change(a);
       });
   bus().rank_migrated.subscribe([](const RankMigrated&) { transfers().forget_hosts(); });
+}
+
+// At completion when nothing needs the callbacks: SimGrid's own SMPI network model (whose factor
+// tables the suite reproduces) and not --cfg=haec/transfer-observation:callbacks.
+bool Transfers::observe_at_completion() const
+{
+  return settings().text("haec/transfer-observation") == "auto" &&
+         simgrid::config::get_value<std::string>("network/model") == "SMPI";
+}
+
+void Transfers::connect_at_completion()
+{
+  // The tables SimGrid applies, the user's own smpi/bw-factor and smpi/lat-factor included.
+  smpi_bw_.emplace(simgrid::config::get_value<std::string>("smpi/bw-factor"), "smpi/bw-factor");
+  smpi_lat_.emplace(simgrid::config::get_value<std::string>("smpi/lat-factor"), "smpi/lat-factor");
+  installed_     = true;
+  at_completion_ = true;
+  sg4::Link::on_communication_state_change_cb(
+      [](simgrid::kernel::resource::NetworkAction& a, simgrid::kernel::resource::Action::State) {
+        transfers().on_state_change(a);
+      });
+  bus().rank_migrated.subscribe([](const RankMigrated&) { transfers().forget_hosts(); });
+}
+
+// The action view is right when both pointers are hosts of the platform (compared, not
+// dereferenced); otherwise the run stops.
+void check_action_hosts(const std::vector<sg4::Host*>& hosts, const sg4::Host* src, const sg4::Host* dst)
+{
+  auto known = [&hosts](const sg4::Host* h) { return std::find(hosts.begin(), hosts.end(), h) != hosts.end(); };
+  if (!known(src) || !known(dst))
+    fail_run("this SimGrid's network actions are not laid out as 3.32's (their hosts cannot be read); run with "
+             "--cfg=haec/transfer-observation:callbacks");
+}
+
+void Transfers::check_action_layout(const sg4::Host* src, const sg4::Host* dst)
+{
+  check_action_hosts(sg4::Engine::get_instance()->get_all_hosts(), src, dst);
+  layout_checked_ = true;
+}
+
+const Transfers::CompletedRoute& Transfers::completed_route(const sg4::Host* src, const sg4::Host* dst,
+                                                            uint32_t src_node, uint32_t dst_node)
+{
+  const uint64_t key = uint64_t{src_node} << 32 | dst_node;
+  auto it            = completed_routes_.find(key);
+  if (it == completed_routes_.end()) {
+    std::vector<sg4::Link*> links;
+    src->route_to(dst, links, nullptr); // the route SimGrid's network model took (static routing)
+    const std::vector<uint32_t>* ids = &route_ids(links);
+    it = completed_routes_.emplace(key, CompletedRoute{std::move(links), ids}).first;
+  }
+  return it->second;
+}
+
+// What the callbacks would have announced, from the completed action: the same Transfer, the
+// same flow bytes (size over SMPI's bandwidth factor) and the same start of the bandwidth phase.
+void Transfers::complete(const simgrid::kernel::resource::Action& action)
+{
+  const auto [src, dst] = action_hosts(action);
+  if (!layout_checked_)
+    check_action_layout(src, dst);
+  const HostIds& s          = host_ids(src);
+  const HostIds& d          = host_ids(dst);
+  const CompletedRoute& r   = completed_route(src, dst, s.node, d.node);
+  const double size         = action.get_cost();
+  Transfer t;
+  t.src_rank   = s.rank;
+  t.dst_rank   = d.rank;
+  t.src_node   = s.node;
+  t.dst_node   = d.node;
+  t.bytes      = static_cast<uint64_t>(std::max(0.0, size - smpi_envelope()));
+  t.hops       = src == dst ? 0 : static_cast<int>(r.links.size());
+  t.start      = action.get_start_time();
+  t.end        = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
+  t.link_bytes = size / smpi_bw_->lookup(size);
+  log_transfer(t, *r.ids, t.start + smpi_lat_->lookup(size) * route_latency(r.links));
+  bus().transfer_completed.publish(TransferCompleted{t, src, dst, nullptr, nullptr, r.ids});
 }
 
 TransferTiming Transfers::timing(double size, uint64_t payload, const sg4::Host* src, const sg4::Host* dst,
@@ -229,9 +332,29 @@ void Transfers::take_route(Announced& a, const std::vector<sg4::Link*>& links, d
   a.route_token = routing->start(*a.src, *a.dst, size);
 }
 
+// Observed at completion: what started and has not completed is still in the network model.
+void Transfers::add_still_running(RunRecord::PairCounts& started) const
+{
+  auto* net = dynamic_cast<simgrid::kernel::resource::Model*>(
+      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
+  if (net == nullptr)
+    return;
+  const auto hosts = sg4::Engine::get_instance()->get_all_hosts();
+  for (auto const& action : *net->get_started_action_set()) {
+    const auto [src, dst] = action_hosts(action);
+    check_action_hosts(hosts, src, dst);
+    auto& cell = started[{static_cast<int>(run_record().node_index(src->get_name())),
+                          static_cast<int>(run_record().node_index(dst->get_name()))}];
+    ++cell.first;
+    cell.second += static_cast<uint64_t>(std::max(0.0, action.get_cost() - smpi_envelope()));
+  }
+}
+
 RunRecord::PairCounts Transfers::started_by_pair() const
 {
   RunRecord::PairCounts started = run_record().transfers_by_node_pair();
+  if (at_completion_)
+    add_still_running(started);
   for (auto const& [key, candidates] : pending_)
     for (auto const& [order, a] : candidates) {
       auto& cell = started[{static_cast<int>(a.transfer.src_node), static_cast<int>(a.transfer.dst_node)}];
@@ -260,6 +383,10 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
   if (state != simgrid::kernel::resource::Action::State::FINISHED &&
       state != simgrid::kernel::resource::Action::State::FAILED)
     return;
+  if (at_completion_) {
+    complete(action);
+    return;
+  }
   auto it = pending_.find({action.get_start_time(), action.get_cost()});
   if (it == pending_.end()) {
     if (unmatched_++ == 0)

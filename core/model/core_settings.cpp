@@ -104,6 +104,11 @@ std::vector<Setting> core_settings_rows()
                   "Where SMPI's per-envelope message numbers (the order of equal envelopes) are kept: haec (integer "
                   "keys, the same numbers; core/smpi_message_counts.cpp) or simgrid (SMPI's own text-keyed maps)",
                   "haec", settings::one_of({"haec", "simgrid"}, "message numbering")},
+          Setting{"haec/transfer-observation",
+                  "How the network transfers of a run without a link model or per-message routes are observed: "
+                  "auto (at their completion, from SimGrid's network action; core/network_action_view.hpp) or "
+                  "callbacks (through SMPI's factor callbacks, as a link model is; the same results, slower)",
+                  "auto", settings::one_of({"auto", "callbacks"}, "transfer observation")},
           Setting{"haec/link/smpi-envelope",
                   "Bytes SMPI adds to every MPI message on the network (removed before the link model and from "
                   "the recorded payloads)",
