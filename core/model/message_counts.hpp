@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <unordered_map>
+#include <vector>
 
 namespace haec::core {
 
@@ -15,8 +16,8 @@ public:
   // SMPI's Comm::get_*_messages_count: 0 for an envelope never counted (nothing is inserted).
   unsigned sent(const void* comm, int src, int dst, int tag) const;
   unsigned received(const void* comm, int src, int dst, int tag) const;
-  void count_sent(const void* comm, int src, int dst, int tag) { ++counts(comm).sent[Envelope{src, dst, tag}]; }
-  void count_received(const void* comm, int src, int dst, int tag) { ++counts(comm).received[Envelope{src, dst, tag}]; }
+  void count_sent(const void* comm, int src, int dst, int tag) { counts(comm).sent.increment({src, dst, tag}); }
+  void count_received(const void* comm, int src, int dst, int tag) { counts(comm).received.increment({src, dst, tag}); }
   // A new communicator at `comm`'s address starts from zero, as SMPI's new Comm object does.
   void forget(const void* comm);
   size_t envelopes() const;
@@ -26,17 +27,32 @@ private:
     int src, dst, tag;
     bool operator==(const Envelope& o) const { return src == o.src && dst == o.dst && tag == o.tag; }
   };
-  struct EnvelopeHash {
-    size_t operator()(const Envelope& e) const;
+  // Open addressing with linear probing over a power-of-two array: one multiply-shift and,
+  // usually, one cache line per lookup (a node-based map divided by a prime and chased a
+  // pointer, twice per message per side). A slot is used when its count is not 0 (an envelope
+  // is only stored when counted), and nothing is ever removed.
+  class Table {
+  public:
+    unsigned get(const Envelope& e) const;
+    void increment(const Envelope& e);
+    size_t size() const { return used_; }
+
+  private:
+    struct Slot {
+      Envelope envelope;
+      unsigned count = 0;
+    };
+    static size_t hash(const Envelope& e);
+    size_t find_slot(const Envelope& e) const; // its slot, or the empty one where it would go
+    void grow();
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
   };
-  using Table = std::unordered_map<Envelope, unsigned, EnvelopeHash>;
   struct Counts {
     Table sent, received;
   };
-  static unsigned get(const Table& table, int src, int dst, int tag);
   const Counts* find(const void* comm) const;
   Counts& counts(const void* comm);
-
   std::unordered_map<const void*, Counts> by_comm_;
   // Most messages go through one communicator (MPI_COMM_WORLD, one object for every rank).
   mutable const void* last_comm_ = nullptr;

@@ -49,7 +49,7 @@ private:
   // The key of call i, for the last window_ calls (see history_).
   std::size_t slot(long i) const { return window_ - 1 - static_cast<std::size_t>(i % static_cast<long>(window_)); }
   uint64_t at(long i) const { return history_[slot(i)]; }
-  bool try_lock();
+  bool try_lock(int first_ready);
   bool matches(uint64_t key) const;
 
   DetectorOptions opt_;
@@ -59,6 +59,7 @@ private:
   std::size_t window_ = 0;
   std::vector<uint64_t> history_;
   std::vector<int> run_;       // run_[p]: consecutive calls with key == key p calls earlier
+  std::vector<int> need_;      // need_[p]: the run that period p must reach to lock
   long n_ = 0;                 // calls fed
   // locked state
   Anchor anchor_ = Anchor::None;

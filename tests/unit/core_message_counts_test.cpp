@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <map>
+#include <tuple>
+
 using haec::core::MessageCounts;
 
 namespace {
@@ -64,4 +68,29 @@ TEST(MessageCounts, ReadingDoesNotCreateEnvelopes)
   for (int r = 0; r < 100; ++r)
     EXPECT_EQ(counts.received(world, r, 0, 0), 0u);
   EXPECT_EQ(counts.envelopes(), 0u);
+}
+
+// The table against an ordered map (an independent implementation): many envelopes, so that the
+// table grows several times, in a pseudo-random order with repeats, negative tags and large ranks.
+TEST(MessageCounts, AgreesWithAnOrderedMapThroughGrowth)
+{
+  MessageCounts counts;
+  std::map<std::tuple<int, int, int>, unsigned> reference;
+  uint64_t state = 12345;
+  auto next = [&state](int bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((state >> 33) % static_cast<uint64_t>(bound));
+  };
+  for (int i = 0; i < 60000; ++i) {
+    const int src = next(4096), dst = next(64), tag = next(40) - 20;
+    counts.count_sent(world, src, dst, tag);
+    ++reference[{src, dst, tag}];
+  }
+  EXPECT_EQ(counts.envelopes(), reference.size());
+  for (auto const& [key, n] : reference)
+    ASSERT_EQ(counts.sent(world, std::get<0>(key), std::get<1>(key), std::get<2>(key)), n);
+  EXPECT_EQ(counts.sent(world, 4096, 0, 0), 0u);
+  EXPECT_EQ(counts.received(world, std::get<0>(reference.begin()->first), std::get<1>(reference.begin()->first),
+                            std::get<2>(reference.begin()->first)),
+            0u);
 }
