@@ -62,6 +62,7 @@ struct RankTrack {
   int local      = 0; // index of the rank among its host's ranks
   // current computation
   double comp_start = 0, comp_flops = 0;
+  HostDvfs* comp_host = nullptr; // where the running computation runs (its rank may migrate later)
   uint64_t comp_key = 0;
   // the last ended one, waiting for its MPI time
   bool pending      = false;
@@ -137,7 +138,9 @@ private:
   DvfsConfig config_;
   std::vector<sg4::Host*> hosts_;
   std::vector<RankTrack> ranks_; // by pid
-  std::unordered_map<const sg4::Activity*, std::pair<long, HostDvfs*>> exec_pid_; // exec -> rank, host
+  // exec -> its rank's pid + 1 (0: not followed), in an extension slot of the execution (no
+  // deleter: a number, not owned): an array read instead of a hash node per computation.
+  const size_t exec_pid_slot_ = sg4::Activity::extension_create(nullptr);
   std::vector<IterationRecord> iterations_;
   std::map<int, HostDvfs*> host_of_rank_;
   std::optional<PeerLedger> peers_; // peer_slack, peer_float or peer_chain: whom each rank waited for
@@ -333,7 +336,8 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
   rt.comp_flops     = exec.get_cost();
   rt.comp_iteration = static_cast<size_t>(std::max(0, rt.iter.iteration));
   rt.comp_position  = rt.position++;
-  exec_pid_[&exec] = {pid, hd};
+  rt.comp_host      = hd;
+  const_cast<sg4::Exec&>(exec).extension_set(exec_pid_slot_, reinterpret_cast<void*>(pid + 1), false);
   Plan plan = hd->governor->on_task_start(rt.comp_key, rt.comp_flops, rt.local);
   if (planning()) {
     feed_messages();
@@ -375,12 +379,12 @@ void DvfsPlugin::on_transfer(const core::TransferCompleted& t)
 
 void DvfsPlugin::on_computation_ended(const core::ComputationEnded& e)
 {
-  auto it = exec_pid_.find(&e.exec);
-  if (it == exec_pid_.end())
+  const auto pid_plus_one = reinterpret_cast<uintptr_t>(e.exec.extension(exec_pid_slot_));
+  if (pid_plus_one == 0)
     return;
-  RankTrack& rt    = ranks_[static_cast<size_t>(it->second.first)];
-  HostDvfs* ran_on = it->second.second;
-  exec_pid_.erase(it);
+  const_cast<sg4::Activity&>(e.exec).extension_set(exec_pid_slot_, nullptr, false);
+  RankTrack& rt    = ranks_[pid_plus_one - 1];
+  HostDvfs* ran_on = rt.comp_host;
   const double end = e.end;
   busy_change(*ran_on, -1, end);
   rt.idle_mark  = ran_on->idle_accum;
