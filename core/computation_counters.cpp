@@ -67,7 +67,7 @@ void on_started(const ComputationStarted& e)
 {
   if (e.counters == nullptr)
     return;
-  const uint32_t region = current_region();
+  const uint32_t region = e.region;
   const int rank        = rank_of(e.pid);
   CounterRow& row       = counters().rows[{rank, region == kNoRegion ? std::string() : region_text(region)}];
   row.rank              = rank;

@@ -32,7 +32,8 @@ void mark_started(const sg4::Activity& a, bool on)
 
 void on_start(const sg4::Exec& exec)
 {
-  const long pid = sg4::Actor::self() != nullptr ? sg4::this_actor::get_pid() : -1;
+  const sg4::Actor* self = sg4::Actor::self();
+  const long pid         = self != nullptr ? self->get_pid() : -1;
   mark_started(exec, true);
   // A burst's counters go to the rank's next computation; SMPI's MPI_Iprobe spins (named "iprobe")
   // are not bursts of the program.
@@ -41,8 +42,9 @@ void on_start(const sg4::Exec& exec)
   std::optional<std::vector<double>> counts;
   if (pid >= 0 && !polling)
     counts = parts::take_pending_counters(pid);
-  bus().computation_started.publish(
-      ComputationStarted{exec, pid, sg4::Engine::get_clock(), counts ? &*counts : nullptr, polling});
+  const sg4::Host* host = exec.get_host_number() == 1 ? exec.get_host() : nullptr;
+  bus().computation_started.publish(ComputationStarted{exec, pid, sg4::Engine::get_clock(), counts ? &*counts : nullptr,
+                                                       polling, host, current_region()});
 }
 
 void on_completion(const sg4::Activity& activity)

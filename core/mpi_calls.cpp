@@ -153,9 +153,9 @@ void entered(uint32_t site)
 void on_computation_started(const ComputationStarted& e)
 {
   Calls& c = calls();
-  if (!c.reporting || e.exec.get_host_number() != 1)
+  if (!c.reporting || e.host == nullptr)
     return;
-  uint32_t region = current_region();
+  const uint32_t region = e.region;
   if (region == kNoRegion)
     return;
   if (region >= c.stats.size())

@@ -46,7 +46,6 @@ int sole_rank_on(const simgrid::s4u::Host* host);
 // The rank of an actor (its SMPI "rank" property), -1 for other actors; cached by pid.
 int rank_of(long pid);
 
-constexpr uint32_t kNoRegion = UINT32_MAX;
 // The region of a computation the calling actor starts now (the code between its last MPI call
 // and the one it is in; open-ended outside a call). kNoRegion without call reports.
 uint32_t current_region();

@@ -144,7 +144,7 @@ RankState& BalancePlugin::state(long pid)
 
 void BalancePlugin::on_computation_started(const core::ComputationStarted& e)
 {
-  if (e.exec.get_host_number() == 1 && e.pid >= 0)
+  if (e.host != nullptr && e.pid >= 0)
     running_[&e.exec] = {e.pid, e.exec.get_remaining()};
 }
 

@@ -300,9 +300,9 @@ void DvfsPlugin::busy_change(HostDvfs& hd, int delta, double now)
 void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
 {
   const sg4::Exec& exec = e.exec;
-  if (exec.get_host_number() != 1 || e.polling || e.pid < 0)
+  if (e.host == nullptr || e.polling || e.pid < 0)
     return;
-  HostDvfs* hd = exec.get_host()->extension<HostDvfs>();
+  HostDvfs* hd = e.host->extension<HostDvfs>();
   if (hd == nullptr)
     return;
   const double now = e.time;
@@ -315,7 +315,7 @@ void DvfsPlugin::on_computation_started(const core::ComputationStarted& e)
     rt.pending             = false;
     host_of_rank_[rt.rank] = hd;
   }
-  const uint32_t region = core::current_region();
+  const uint32_t region = e.region;
   rt.comp_key = rt.keys.key(region == core::kNoRegion ? 0 : region + 1); // the ledger needs it (peer_chain)
   // The previous computation's MPI time ends here: the governor learns it.
   if (rt.pending) {

@@ -379,13 +379,13 @@ void PowerPlugin::check_workloads_used()
 void PowerPlugin::on_computation_started(const core::ComputationStarted& e)
 {
   const sg4::Exec& exec = e.exec;
-  if (exec.get_host_number() != 1) {
+  if (e.host == nullptr) {
     if (!warned_parallel_)
       XBT_WARN("parallel executions (on several hosts) are not charged by the power model");
     warned_parallel_ = true;
     return;
   }
-  HostPower* hp = of(exec.get_host());
+  HostPower* hp = of(e.host);
   if (!hp)
     return;
   // SMPI's MPI_Iprobe spins as a computation named "iprobe" bounded to smpi/iprobe-cpu-usage of
@@ -394,7 +394,7 @@ void PowerPlugin::on_computation_started(const core::ComputationStarted& e)
   if (config_.counters && !e.polling) {
     start_running(exec, {hp, 1.0, 0, start_counted(e, *hp)});
   } else {
-    const int workload = hp->meter.profile().has_profile() ? workload_of(exec.get_host()) : 0;
+    const int workload = hp->meter.profile().has_profile() ? workload_of(e.host) : 0;
     hp->meter.start_computation(share, e.time, workload);
     start_running(exec, {hp, share, workload});
   }
