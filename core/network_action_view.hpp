@@ -9,7 +9,8 @@
 // SimGrid 3.32's NetworkAction (src/kernel/resource/NetworkModel.hpp, not installed) is an Action
 // followed by references to its source and destination hosts. This view declares the same two
 // members after the same installed base, so the compiler lays them out as SimGrid's build did.
-// transfers.cpp checks the layout at the first transfer: both pointers must be hosts of the platform.
+// transfers.cpp checks the layout at the first transfer: both pointers must be hosts of the platform
+// (and, with the factor callbacks, that each transfer's action has that transfer's hosts).
 #pragma once
 #include <simgrid/forward.h>
 #include <simgrid/kernel/resource/Action.hpp>
@@ -30,5 +31,20 @@ action_hosts(const simgrid::kernel::resource::Action& network_action)
   const auto& view = static_cast<const NetworkActionHosts&>(network_action);
   return {&view.src, &view.dst};
 }
+
+// The action's user-data field ("for your convenience", unused by SimGrid 3.32's network models;
+// deprecated for 3.34, which this suite does not load): transfers.cpp attaches a transfer's
+// announcement to it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+inline void* action_data(const simgrid::kernel::resource::Action& action)
+{
+  return action.get_data();
+}
+inline void set_action_data(simgrid::kernel::resource::Action& action, void* data)
+{
+  action.set_data(data);
+}
+#pragma GCC diagnostic pop
 
 } // namespace haec::core::parts

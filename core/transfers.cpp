@@ -19,13 +19,10 @@
 #include <xbt/config.hpp>
 #include <xbt/log.h>
 
-#include <boost/container_hash/hash.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
-#include <iterator>
-#include <map>
+#include <deque>
 #include <optional>
 #include <unordered_map>
 
@@ -63,10 +60,9 @@ private:
     TransferTiming value;
     int hops = 0;
   } last_;
-  // Transfers announced by the callbacks, completed by the state-change signal. The action
-  // carries its start time and size, not its hosts: (start, size) is the key; among simultaneous
-  // transfers of one size, the one whose uncontended end is nearest the actual end is taken, the
-  // first announced on a tie (first-in first-out without a model).
+  // Transfers announced by the callbacks, completed by the state-change signal. Each announcement
+  // rides on its own network action (its user-data field, network_action_view.hpp): SimGrid 3.32
+  // creates the action before it asks for the factors, so the completion finds exactly its own.
   struct Announced {
     Transfer transfer;
     const sg4::Host* src;
@@ -96,13 +92,15 @@ private:
                                         uint32_t dst_node);
   void check_action_layout(const sg4::Host* src, const sg4::Host* dst);
   void add_still_running(RunRecord::PairCounts& started) const;
-  // Candidates of one (start, size), ordered by uncontended end, then announcement. A step of a
-  // 4096-rank stencil starts thousands of equal transfers at once: a linear search and a vector
-  // erase per completion made this the suite's largest cost (bench/scale, perf).
-  using Candidates = std::map<std::pair<double, uint64_t>, Announced>;
-  static Candidates::iterator nearest_end(Candidates& candidates, double finish);
-  std::unordered_map<std::pair<double, double>, Candidates, boost::hash<std::pair<double, double>>> pending_;
-  uint64_t announced_ = 0; // announcement order
+  // Announcement records of the transfers in flight, recycled (a deque: their addresses stay).
+  std::deque<Announced> records_;
+  std::vector<Announced*> free_records_;
+  Announced* keep(Announced&& a);
+  void release(Announced* a) { free_records_.push_back(a); }
+  simgrid::kernel::resource::Model* net_model_ = nullptr;
+  simgrid::kernel::resource::Action& created_action(double size, const sg4::Host* src, const sg4::Host* dst,
+                                                    double now);
+  void complete_announced(simgrid::kernel::resource::Action& action);
   bool crosstraffic_ = true;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
   // cost ~4 % of a 4096-rank replay when searched per transfer; bench/scale, measured).
@@ -120,7 +118,7 @@ private:
   uint64_t host_generation_ = 0;
   const HostIds& host_ids(const sg4::Host* host);
   // The network check: what started is what completed (the run record counts those per node
-  // pair) plus what is still pending, so nothing is counted per transfer here.
+  // pair) plus what is still in the network model, so nothing is counted per transfer here.
   RunRecord::PairCounts started_by_pair() const;
   uint64_t unmatched_ = 0;
   bool installed_     = false;
@@ -160,6 +158,9 @@ void Transfers::connect()
   installed_    = true;
   crosstraffic_ = simgrid::config::get_value<bool>("network/crosstraffic");
   auto* net     = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
+  net_model_    = dynamic_cast<simgrid::kernel::resource::Model*>(net);
+  if (net_model_ == nullptr)
+    fail_run("SimGrid's network model is not a resource model (not SimGrid 3.32?): transfers cannot be observed");
   net->set_bw_factor_cb([this](double size, const sg4::Host* src, const sg4::Host* dst,
                                const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
     return factor(true, size, src, dst, links);
@@ -190,6 +191,10 @@ void Transfers::connect_at_completion()
   smpi_lat_.emplace(simgrid::config::get_value<std::string>("smpi/lat-factor"), "smpi/lat-factor");
   installed_     = true;
   at_completion_ = true;
+  net_model_     = dynamic_cast<simgrid::kernel::resource::Model*>(
+      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
+  if (net_model_ == nullptr)
+    fail_run("SimGrid's network model is not a resource model (not SimGrid 3.32?): transfers cannot be observed");
   sg4::Link::on_communication_state_change_cb(
       [](simgrid::kernel::resource::NetworkAction& a, simgrid::kernel::resource::Action::State) {
         transfers().on_state_change(a);
@@ -299,24 +304,37 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   Announced a{t, src, dst, stats ? &route_ids(src, dst, links) : &no_links,
               now + tm.lat_factor * (stats ? route_latency(links) : 0.0), 0, {}, {}};
   take_route(a, links, size);
-  const double uncontended_end = t.start + t.model_time; // no model: -1 for all, hence first-in first-out
-  pending_[{now, size}].emplace(std::make_pair(uncontended_end, announced_++), std::move(a));
+  set_action_data(created_action(size, src, dst, now), keep(std::move(a)));
 }
 
-// The candidate whose uncontended end is nearest `finish` (exact when nothing competes); on a
-// tie, the first announced.
-Transfers::Candidates::iterator Transfers::nearest_end(Candidates& candidates, double finish)
+Transfers::Announced* Transfers::keep(Announced&& a)
 {
-  auto above = candidates.lower_bound({finish, 0}); // first announced of the least end >= finish
-  if (above == candidates.begin())
-    return above;
-  auto below = candidates.lower_bound({std::prev(above)->first.first, 0}); // idem, greatest end < finish
-  if (above == candidates.end())
-    return below;
-  const double up = std::abs(above->first.first - finish), down = std::abs(below->first.first - finish);
-  if (up != down)
-    return up < down ? above : below;
-  return above->first.second < below->first.second ? above : below;
+  if (free_records_.empty()) {
+    records_.push_back(std::move(a));
+    return &records_.back();
+  }
+  Announced* r = free_records_.back();
+  free_records_.pop_back();
+  *r = std::move(a);
+  return r;
+}
+
+// The action SimGrid is creating for the transfer whose factors it asks: the newest of the
+// network model's started actions (of its failed ones when a link of the route is down), checked
+// against the transfer (pointers compared, nothing read through the view unchecked).
+simgrid::kernel::resource::Action& Transfers::created_action(double size, const sg4::Host* src, const sg4::Host* dst,
+                                                             double now)
+{
+  for (auto* set : {net_model_->get_started_action_set(), net_model_->get_failed_action_set()}) {
+    if (set->empty())
+      continue;
+    auto& newest = set->back();
+    if (newest.get_cost() == size && newest.get_start_time() == now && action_hosts(newest) == std::make_pair(src, dst) &&
+        action_data(newest) == nullptr)
+      return newest;
+  }
+  fail_run("the network action of a transfer " + src->get_name() + " -> " + dst->get_name() +
+           " was not where SimGrid 3.32 creates it: transfers cannot be observed with this SimGrid");
 }
 
 // SimGrid asked the zone for this message's route and for its reverse flow's (crosstraffic) just
@@ -332,13 +350,12 @@ void Transfers::take_route(Announced& a, const std::vector<sg4::Link*>& links, d
   a.route_token = routing->start(*a.src, *a.dst, size);
 }
 
-// Observed at completion: what started and has not completed is still in the network model.
+// What started and has not completed is still in the network model.
 void Transfers::add_still_running(RunRecord::PairCounts& started) const
 {
-  auto* net = dynamic_cast<simgrid::kernel::resource::Model*>(
-      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
-  if (net == nullptr)
+  if (net_model_ == nullptr)
     return;
+  auto* net = net_model_;
   const auto hosts = sg4::Engine::get_instance()->get_all_hosts();
   for (auto const& action : *net->get_started_action_set()) {
     const auto [src, dst] = action_hosts(action);
@@ -353,14 +370,7 @@ void Transfers::add_still_running(RunRecord::PairCounts& started) const
 RunRecord::PairCounts Transfers::started_by_pair() const
 {
   RunRecord::PairCounts started = run_record().transfers_by_node_pair();
-  if (at_completion_)
-    add_still_running(started);
-  for (auto const& [key, candidates] : pending_)
-    for (auto const& [order, a] : candidates) {
-      auto& cell = started[{static_cast<int>(a.transfer.src_node), static_cast<int>(a.transfer.dst_node)}];
-      ++cell.first;
-      cell.second += a.transfer.bytes;
-    }
+  add_still_running(started);
   return started;
 }
 
@@ -387,28 +397,29 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
     complete(action);
     return;
   }
-  auto it = pending_.find({action.get_start_time(), action.get_cost()});
-  if (it == pending_.end()) {
+  complete_announced(action);
+}
+
+void Transfers::complete_announced(simgrid::kernel::resource::Action& action)
+{
+  auto* done = static_cast<Announced*>(action_data(action));
+  if (done == nullptr) {
     if (unmatched_++ == 0)
       XBT_WARN("a transfer completed that the factor callbacks never announced; it is not recorded");
     return;
   }
-  auto& candidates    = it->second;
-  const double finish = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
-  auto best           = nearest_end(candidates, finish);
-  Announced done      = std::move(best->second);
-  candidates.erase(best);
-  if (candidates.empty())
-    pending_.erase(it);
-  done.transfer.end = finish;
+  set_action_data(action, nullptr);
+  done->transfer.end = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
   if (recording())
-    log_transfer(done.transfer, *done.link_ids, done.bw_begin);
+    log_transfer(done->transfer, *done->link_ids, done->bw_begin);
   const bool routed = platform::message_routing() != nullptr;
   if (routed)
-    platform::message_routing()->end(done.route_token);
-  bus().transfer_completed.publish(TransferCompleted{done.transfer, done.src, done.dst, routed ? &done.route : nullptr,
-                                                     routed ? &done.back_route : nullptr,
-                                                     recording() ? done.link_ids : nullptr});
+    platform::message_routing()->end(done->route_token);
+  bus().transfer_completed.publish(TransferCompleted{done->transfer, done->src, done->dst,
+                                                     routed ? &done->route : nullptr,
+                                                     routed ? &done->back_route : nullptr,
+                                                     recording() ? done->link_ids : nullptr});
+  release(done);
 }
 
 void Transfers::add_results(Results& results) const
