@@ -48,6 +48,12 @@ void log_app_message(int src_rank, int dst_rank, uint64_t bytes, double time); /
 void log_app_receive(int src_rank, int dst_rank, uint64_t bytes);              // received (replay check)
 void fold_record_log();
 bool transfers_observed(); // transfers.cpp: the factor callbacks are installed
+// transfers.cpp: no transfer still to complete started before this time (the earliest start in
+// the network model, else now).
+double transfers_horizon();
+// traffic_stats.cpp: after a fold, the links' busy intervals that no later transfer can touch are
+// folded into their totals (not with snapshots, which split them by period at the end).
+void close_settled_link_intervals();
 
 // At the end of a recording run (run_end.cpp collects, checks and writes).
 void add_call_results(Results& results);     // mpi_calls.cpp

@@ -11,7 +11,7 @@
 namespace haec::core::parts {
 namespace {
 
-constexpr size_t kBatch = 1 << 14; // entries of one kind folded at once: bounded memory (about 1 MiB)
+constexpr size_t kBatch = 1 << 12; // entries of one kind folded at once: bounded memory (about 330 KiB)
 
 struct LoggedTransfer {
   Transfer transfer;
@@ -45,6 +45,7 @@ struct RecordLog {
     transfers.clear();
     sent.clear();
     received.clear();
+    close_settled_link_intervals(); // everything completed so far is folded
   }
 
   template <class Entry> void add(std::vector<Entry>& to, Entry&& e)

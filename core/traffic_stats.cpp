@@ -166,6 +166,13 @@ void record_app_message(int src_rank, int dst_rank, uint64_t bytes, double time)
     s.snapshots->add_app_message(src_rank, dst_rank, bytes, time);
 }
 
+void close_settled_link_intervals()
+{
+  TrafficStats& s = stats();
+  if (!s.snapshots && transfers_observed())
+    s.links.close_before(transfers_horizon());
+}
+
 // transfer_pairs.csv, msg_size_hist.csv and link_stats.csv when transfers were observed (else
 // absent: no table of zeros), and the snapshots (their link table likewise).
 void add_traffic_stats_results(Results& results, bool app_observed)

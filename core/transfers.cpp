@@ -40,6 +40,7 @@ public:
   void add_results(Results& results) const;
   void forget_hosts() { ++host_generation_; }
   bool installed() const { return installed_; }
+  double horizon() const; // the earliest start in flight (transfers_horizon)
   TransferModel model;
 
 private:
@@ -367,6 +368,16 @@ void Transfers::add_still_running(RunRecord::PairCounts& started) const
   }
 }
 
+double Transfers::horizon() const
+{
+  double earliest = sg4::Engine::get_clock();
+  if (net_model_ != nullptr)
+    for (auto* set : {net_model_->get_started_action_set(), net_model_->get_failed_action_set()})
+      for (auto const& action : *set)
+        earliest = std::min(earliest, action.get_start_time());
+  return earliest;
+}
+
 RunRecord::PairCounts Transfers::started_by_pair() const
 {
   RunRecord::PairCounts started = run_record().transfers_by_node_pair();
@@ -452,6 +463,11 @@ void connect_transfers()
 bool transfers_observed()
 {
   return transfers().installed();
+}
+
+double transfers_horizon()
+{
+  return transfers().horizon();
 }
 
 void add_transfer_results(Results& results)

@@ -50,10 +50,20 @@ void BusyIntervals::add(double begin, double end)
 
 double BusyIntervals::total() const
 {
-  double sum = 0;
+  double sum = closed_;
   for (auto const& i : merged_)
     sum += i.end - i.begin;
   return sum;
+}
+
+void BusyIntervals::close_before(double horizon)
+{
+  // Sorted and disjoint, so their ends are sorted too.
+  auto open = std::lower_bound(merged_.begin(), merged_.end(), horizon,
+                               [](const Interval& i, double h) { return i.end < h; });
+  for (auto it = merged_.begin(); it != open; ++it)
+    closed_ += it->end - it->begin;
+  merged_.erase(merged_.begin(), open);
 }
 
 uint32_t LinkUsage::add_link(LinkInfo info)
@@ -61,6 +71,12 @@ uint32_t LinkUsage::add_link(LinkInfo info)
   infos_.push_back(std::move(info));
   uses_.emplace_back();
   return static_cast<uint32_t>(infos_.size() - 1);
+}
+
+void LinkUsage::close_before(double horizon)
+{
+  for (LinkUse& u : uses_)
+    u.busy.close_before(horizon);
 }
 
 void LinkUsage::add_transfer(const RouteTransfer& t)

@@ -17,11 +17,17 @@ public:
     double begin, end;
   };
   void add(double begin, double end);
-  double total() const;                         // length of the union
+  double total() const; // length of the union
+  // Folds the intervals that end before `horizon` into the total, when no interval still to come
+  // can begin before it (so none can merge with them): the memory stays that of the recent ones.
+  // The lengths are summed in the same order as total() would, so the total is the same double.
+  void close_before(double horizon);
+  // The intervals not closed (all of them when close_before was never called).
   const std::vector<Interval>& intervals() const { return merged_; }
 
 private:
   std::vector<Interval> merged_; // disjoint, sorted
+  double closed_ = 0;            // the summed lengths of the closed intervals, in order
 };
 
 struct LinkInfo {
@@ -51,6 +57,8 @@ public:
   void add_transfer(const RouteTransfer& t);
   const LinkInfo& info(uint32_t id) const { return infos_[id]; }
   const LinkUse& use(uint32_t id) const { return uses_[id]; }
+  // Every link's BusyIntervals::close_before(horizon).
+  void close_before(double horizon);
   size_t size() const { return infos_.size(); }
   // link_stats.csv: one row per id of `order`; utilisation and busy fraction over `makespan`.
   std::string csv(const std::vector<uint32_t>& order, double makespan) const;

@@ -58,6 +58,51 @@ TEST(BusyIntervals, InOrderShortcutsGiveTheUnion)
   }
 }
 
+// Closing the intervals that end before a horizon no later interval starts before: the same
+// total, to the last bit, as keeping them all, on transfers completing in time order with
+// non-integer times (the horizon: the earliest start among those still to be added).
+TEST(BusyIntervals, ClosingBeforeTheHorizonKeepsTheTotalExactly)
+{
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int round = 0; round < 100; ++round) {
+    struct Flow {
+      double begin, end;
+    };
+    std::vector<Flow> flows; // by end, as they complete
+    double clock = 0;
+    for (int n = 0; n < 300; ++n) {
+      clock += 0.37 * u(rng);
+      flows.push_back({clock, clock + 0.05 + 0.6 * u(rng)});
+    }
+    std::sort(flows.begin(), flows.end(), [](const Flow& a, const Flow& b) { return a.end < b.end; });
+    BusyIntervals all, closed;
+    size_t peak = 0;
+    for (size_t k = 0; k < flows.size(); ++k) {
+      all.add(flows[k].begin, flows[k].end);
+      closed.add(flows[k].begin, flows[k].end);
+      if (k % 16 == 15) { // now and then, as the suite does after each batch
+        double horizon = 1e300;
+        for (size_t j = k + 1; j < flows.size(); ++j)
+          horizon = std::min(horizon, flows[j].begin);
+        closed.close_before(horizon);
+      }
+      peak = std::max(peak, closed.intervals().size());
+    }
+    EXPECT_EQ(closed.total(), all.total()) << "round " << round; // bit for bit
+    EXPECT_LT(peak, all.intervals().size()) << "round " << round;
+  }
+  BusyIntervals b; // by hand: [0,1] [2,3] [4,6]; closing before 3.5 folds the first two
+  b.add(0, 1);
+  b.add(2, 3);
+  b.add(4, 6);
+  b.close_before(3.5);
+  ASSERT_EQ(b.intervals().size(), 1u);
+  EXPECT_DOUBLE_EQ(b.total(), 4.0);
+  b.add(5, 7); // still merges with the open one
+  EXPECT_DOUBLE_EQ(b.total(), 5.0);
+}
+
 namespace {
 
 // Two links of 100 B/s; A crosses both, bandwidth phase [0, 1]; B crosses link 1, [0.5, 2].
