@@ -14,9 +14,6 @@ IterationDetector::IterationDetector(DetectorOptions options) : opt_(options)
   window_ = static_cast<size_t>(opt_.max_period) + 2;
   history_.assign(2 * window_, 0);
   run_.assign(static_cast<size_t>(opt_.max_period) + 1, 0);
-  need_.assign(static_cast<size_t>(opt_.max_period) + 1, 0);
-  for (int p = 1; p <= opt_.max_period; ++p)
-    need_[static_cast<size_t>(p)] = std::max((opt_.repeats - 1) * p, opt_.min_span);
 }
 
 IterationDetector IterationDetector::every(uint64_t key, long k)
@@ -55,7 +52,7 @@ bool IterationDetector::try_lock(int first_ready)
 {
   const long i = n_ - 1; // index of the call just fed
   for (int p = first_ready; p <= opt_.max_period && p <= i; ++p) {
-    if (run_[static_cast<size_t>(p)] < need_[static_cast<size_t>(p)])
+    if (run_[static_cast<size_t>(p)] < need(p))
       continue;
     // Periodic from index `start` on (the loop's first call, if the prologue differs from the
     // loop's end); the last period is i-p+1 .. i.
@@ -111,10 +108,9 @@ bool IterationDetector::feed(uint64_t key)
     const uint64_t* earlier = &history_[now]; // earlier[p]: the key of call i - p
     const int periods       = static_cast<int>(std::min<long>(opt_.max_period, i)); // calls before i
     int* runs               = run_.data();
-    const int* need         = need_.data();
     for (int p = periods; p >= 1; --p) { // downwards, so the last one ready is the smallest
       runs[p] = earlier[p] == key ? runs[p] + 1 : 0;
-      if (runs[p] >= need[p])
+      if (runs[p] >= need(p))
         first_ready = p;
     }
   }

@@ -14,6 +14,7 @@
 // calls from then on). Cost: O(max_period) per call while searching, O(1) once locked.
 // User-given modes: every k-th call of a key; each call of a marker key (MPI_Iteration_in).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -50,6 +51,8 @@ private:
   std::size_t slot(long i) const { return window_ - 1 - static_cast<std::size_t>(i % static_cast<long>(window_)); }
   uint64_t at(long i) const { return history_[slot(i)]; }
   bool try_lock(int first_ready);
+  // The run that period p must reach to lock: `repeats` whole periods and at least min_span calls.
+  int need(int p) const { return std::max((opt_.repeats - 1) * p, opt_.min_span); }
   bool matches(uint64_t key) const;
 
   DetectorOptions opt_;
@@ -59,7 +62,6 @@ private:
   std::size_t window_ = 0;
   std::vector<uint64_t> history_;
   std::vector<int> run_;       // run_[p]: consecutive calls with key == key p calls earlier
-  std::vector<int> need_;      // need_[p]: the run that period p must reach to lock
   long n_ = 0;                 // calls fed
   // locked state
   Anchor anchor_ = Anchor::None;
