@@ -70,13 +70,17 @@ uint32_t LinkUsage::add_link(LinkInfo info)
 {
   infos_.push_back(std::move(info));
   uses_.emplace_back();
+  touched_flag_.push_back(0);
   return static_cast<uint32_t>(infos_.size() - 1);
 }
 
 void LinkUsage::close_before(double horizon)
 {
-  for (LinkUse& u : uses_)
-    u.busy.close_before(horizon);
+  for (uint32_t id : touched_) {
+    uses_[id].busy.close_before(horizon);
+    touched_flag_[id] = 0;
+  }
+  touched_.clear();
 }
 
 void LinkUsage::add_transfer(const RouteTransfer& t)
@@ -88,6 +92,10 @@ void LinkUsage::add_transfer(const RouteTransfer& t)
     u.occupied += t.occupied;
     u.flow_s += t.end - t.bw_begin;
     u.busy.add(t.bw_begin, t.end);
+    if (!touched_flag_[id]) {
+      touched_flag_[id] = 1;
+      touched_.push_back(id);
+    }
   }
 }
 

@@ -57,7 +57,8 @@ public:
   void add_transfer(const RouteTransfer& t);
   const LinkInfo& info(uint32_t id) const { return infos_[id]; }
   const LinkUse& use(uint32_t id) const { return uses_[id]; }
-  // Every link's BusyIntervals::close_before(horizon).
+  // BusyIntervals::close_before(horizon) of every link a transfer crossed since the last call
+  // (a 4096-node torus has some 25,000 links; a batch of transfers crosses a few of them).
   void close_before(double horizon);
   size_t size() const { return infos_.size(); }
   // link_stats.csv: one row per id of `order`; utilisation and busy fraction over `makespan`.
@@ -66,6 +67,8 @@ public:
 private:
   std::vector<LinkInfo> infos_;
   std::vector<LinkUse> uses_;
+  std::vector<uint32_t> touched_;    // ids crossed since the last close_before
+  std::vector<char> touched_flag_;   // by id
 };
 
 } // namespace haec::core

@@ -136,6 +136,23 @@ TEST(LinkUsage, UtilisationBusyFractionAndFlows)
   EXPECT_EQ(idle.csv({0}, 0.0).substr(idle.csv({0}, 0.0).find('\n') + 1), "l,,100,0,0,0,,0,,\n");
 }
 
+// Closing the links crossed since the last close: the same table; a link crossed before the last
+// close keeps its open intervals until crossed again.
+TEST(LinkUsage, ClosingBeforeAHorizonKeepsTheTable)
+{
+  TwoLinks kept, closed;
+  closed.usage.close_before(1.5); // l0 [0, 1] closed; l1 [0, 2] stays open (ends after 1.5)
+  EXPECT_TRUE(closed.usage.use(0).busy.intervals().empty());
+  EXPECT_EQ(closed.usage.use(1).busy.intervals().size(), 1u);
+  std::vector<uint32_t> second{1};
+  const RouteTransfer late{&second, 5, 10, 3, 3.5};
+  kept.usage.add_transfer(late);
+  closed.usage.add_transfer(late);
+  closed.usage.close_before(3); // only l1 was crossed since: [0, 2] closed, [3, 3.5] open
+  EXPECT_EQ(closed.usage.use(1).busy.intervals().size(), 1u);
+  EXPECT_EQ(closed.usage.csv({0, 1}, 4.0), kept.usage.csv({0, 1}, 4.0));
+}
+
 TEST(SizeBins, PowersOfTwo)
 {
   EXPECT_EQ(size_bin(0), 0);
