@@ -4,10 +4,9 @@
 
 namespace haec::core {
 
-size_t MessageCounts::Table::hash(const Envelope& e)
+size_t MessageCounts::EnvelopeHash::operator()(const Envelope& e) const
 {
-  // Multiply-xorshift mixing: neighbours' ranks and small tags spread over the slots (the shifts
-  // fold the product's high bits into the low ones the mask keeps).
+  // Multiply-xorshift mixing: neighbours' ranks and small tags spread over the slots.
   uint64_t h = 0;
   for (uint64_t field : {uint64_t(uint32_t(e.src)), uint64_t(uint32_t(e.dst)), uint64_t(uint32_t(e.tag))}) {
     h = (h ^ field) * 0x9E3779B97F4A7C15ULL;
@@ -16,39 +15,10 @@ size_t MessageCounts::Table::hash(const Envelope& e)
   return size_t(h);
 }
 
-size_t MessageCounts::Table::find_slot(const Envelope& e) const
-{
-  const size_t mask = slots_.size() - 1;
-  size_t i          = hash(e) & mask;
-  while (slots_[i].count != 0 && !(slots_[i].envelope == e))
-    i = (i + 1) & mask;
-  return i;
-}
-
 unsigned MessageCounts::Table::get(const Envelope& e) const
 {
-  return slots_.empty() ? 0 : slots_[find_slot(e)].count;
-}
-
-void MessageCounts::Table::increment(const Envelope& e)
-{
-  if (2 * (used_ + 1) > slots_.size()) // at most half full: probes stay short
-    grow();
-  Slot& s = slots_[find_slot(e)];
-  if (s.count == 0) {
-    s.envelope = e;
-    ++used_;
-  }
-  ++s.count;
-}
-
-void MessageCounts::Table::grow()
-{
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 64 : 2 * old.size(), Slot{});
-  for (const Slot& s : old)
-    if (s.count != 0)
-      slots_[find_slot(s.envelope)] = s;
+  auto it = counts_.find(e);
+  return it == counts_.end() ? 0 : it->second;
 }
 
 unsigned MessageCounts::sent(const void* comm, int src, int dst, int tag) const

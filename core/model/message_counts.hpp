@@ -6,8 +6,9 @@
 // Pure C++: no SimGrid include.
 #pragma once
 #include <cstddef>
+#include <absl/container/flat_hash_map.h>
+
 #include <unordered_map>
-#include <vector>
 
 namespace haec::core {
 
@@ -27,26 +28,19 @@ private:
     int src, dst, tag;
     bool operator==(const Envelope& o) const { return src == o.src && dst == o.dst && tag == o.tag; }
   };
-  // Open addressing with linear probing over a power-of-two array: one multiply-shift and,
-  // usually, one cache line per lookup (a node-based map divided by a prime and chased a
-  // pointer, twice per message per side). A slot is used when its count is not 0 (an envelope
-  // is only stored when counted), and nothing is ever removed.
+  struct EnvelopeHash {
+    size_t operator()(const Envelope& e) const;
+  };
+  // A flat (open-addressing) table: one probe group, usually one cache line, per lookup; the
+  // node-based std::unordered_map divided by a prime and chased a pointer, twice per message.
   class Table {
   public:
     unsigned get(const Envelope& e) const;
-    void increment(const Envelope& e);
-    size_t size() const { return used_; }
+    void increment(const Envelope& e) { ++counts_[e]; }
+    size_t size() const { return counts_.size(); }
 
   private:
-    struct Slot {
-      Envelope envelope;
-      unsigned count = 0;
-    };
-    static size_t hash(const Envelope& e);
-    size_t find_slot(const Envelope& e) const; // its slot, or the empty one where it would go
-    void grow();
-    std::vector<Slot> slots_;
-    size_t used_ = 0;
+    absl::flat_hash_map<Envelope, unsigned, EnvelopeHash> counts_;
   };
   struct Counts {
     Table sent, received;

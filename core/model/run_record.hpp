@@ -2,10 +2,11 @@
 // point-to-point messages (sent, and in replay received), and the tables derived from them. Pure
 // C++: the core feeds it, results.cpp turns it into files, checks.cpp verifies it.
 #pragma once
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -68,7 +69,7 @@ private:
   std::map<uint64_t, SizeStats> by_size_;
   std::map<int, uint64_t> hop_histogram_;
   // Counted once per message: hashed by (src << 32 | dst), sorted only when read.
-  using HashedCounts = std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>>;
+  using HashedCounts = absl::flat_hash_map<uint64_t, std::pair<uint64_t, uint64_t>>; // flat: once per message
   static PairCounts sorted(const HashedCounts& counts);
   static void count(HashedCounts& counts, int src_rank, int dst_rank, uint64_t bytes);
   HashedCounts traffic_, received_, node_pairs_;

@@ -3,13 +3,13 @@
 #pragma once
 #include "run_record.hpp"
 
+#include <absl/container/flat_hash_map.h>
 #include <boost/container_hash/hash.hpp>
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 namespace haec::core {
@@ -30,7 +30,7 @@ public:
 
 private:
   using Key = std::tuple<int, int, uint32_t, uint32_t>;
-  std::unordered_map<Key, Durations, boost::hash<Key>> pairs_; // once per transfer: hashed, sorted when written
+  absl::flat_hash_map<Key, Durations, boost::hash<Key>> pairs_; // once per transfer: hashed, sorted when written
 };
 
 // Bin b holds sizes in [2^(b-1), 2^b) bytes; bin 0 holds empty messages: edges 0, 1, 2, 4, 8, ...
