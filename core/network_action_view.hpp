@@ -15,21 +15,36 @@
 #include <simgrid/forward.h>
 #include <simgrid/kernel/resource/Action.hpp>
 
+#include <cstddef>
+#include <cstring>
 #include <utility>
 
 namespace haec::core::parts {
 
+// The same two members (references are stored as pointers) after the same base: their offsets
+// are those of SimGrid's class. Never constructed: only its layout is used, through offsetof, so
+// that no object of a type the action is not is ever accessed (UBSan's vptr check).
 struct NetworkActionHosts : simgrid::kernel::resource::Action {
-  NetworkActionHosts() = delete; // a view: never constructed
-  simgrid::s4u::Host& src;
-  simgrid::s4u::Host& dst;
+  NetworkActionHosts() = delete;
+  const simgrid::s4u::Host* src;
+  const simgrid::s4u::Host* dst;
 };
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof" // not standard-layout; GCC and clang lay it out as SimGrid
+constexpr size_t kActionSrcOffset = offsetof(NetworkActionHosts, src);
+constexpr size_t kActionDstOffset = offsetof(NetworkActionHosts, dst);
+#pragma GCC diagnostic pop
 
 inline std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>
 action_hosts(const simgrid::kernel::resource::Action& network_action)
 {
-  const auto& view = static_cast<const NetworkActionHosts&>(network_action);
-  return {&view.src, &view.dst};
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&network_action);
+  const simgrid::s4u::Host* src = nullptr;
+  const simgrid::s4u::Host* dst = nullptr;
+  std::memcpy(&src, bytes + kActionSrcOffset, sizeof src);
+  std::memcpy(&dst, bytes + kActionDstOffset, sizeof dst);
+  return {src, dst};
 }
 
 // The action's user-data field ("for your convenience", unused by SimGrid 3.32's network models;
