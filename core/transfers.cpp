@@ -33,6 +33,24 @@ namespace sg4 = simgrid::s4u;
 namespace haec::core::parts {
 namespace {
 
+// The MPI payload of a transfer of `size` network bytes (SMPI adds its envelope to each message).
+uint64_t payload_bytes(double size)
+{
+  return static_cast<uint64_t>(std::max(0.0, size - smpi_envelope()));
+}
+
+// The links a transfer crosses; none between two ranks of one host (its loopback is not a hop).
+int hops_of(const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links)
+{
+  return src == dst ? 0 : static_cast<int>(links.size());
+}
+
+// A completed action's end: its finish time when the kernel knows it, else now.
+double end_time(const simgrid::kernel::resource::Action& action)
+{
+  return action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
+}
+
 class Transfers {
 public:
   void connect();
@@ -92,6 +110,9 @@ private:
   const CompletedRoute& completed_route(const sg4::Host* src, const sg4::Host* dst, uint32_t src_node,
                                         uint32_t dst_node);
   void check_action_layout(const sg4::Host* src, const sg4::Host* dst);
+  void find_network_model();
+  void connect_completions();
+  Transfer new_transfer(const sg4::Host* src, const sg4::Host* dst, double size, int hops, double start);
   void add_still_running(RunRecord::PairCounts& started) const;
   // Announcement records of the transfers in flight, recycled (a deque: their addresses stay).
   std::deque<Announced> records_;
@@ -158,10 +179,8 @@ void Transfers::connect()
   }
   installed_    = true;
   crosstraffic_ = simgrid::config::get_value<bool>("network/crosstraffic");
-  auto* net     = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
-  net_model_    = dynamic_cast<simgrid::kernel::resource::Model*>(net);
-  if (net_model_ == nullptr)
-    fail_run("SimGrid's network model is not a resource model (not SimGrid 3.32?): transfers cannot be observed");
+  find_network_model();
+  auto* net = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
   net->set_bw_factor_cb([this](double size, const sg4::Host* src, const sg4::Host* dst,
                                const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
     return factor(true, size, src, dst, links);
@@ -170,6 +189,23 @@ void Transfers::connect()
                                 const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
     return factor(false, size, src, dst, links);
   });
+  connect_completions();
+}
+
+// The network model as a resource model: its started and failed actions (a transfer's, when it is
+// created; those still running at the end).
+void Transfers::find_network_model()
+{
+  net_model_ = dynamic_cast<simgrid::kernel::resource::Model*>(
+      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
+  if (net_model_ == nullptr)
+    fail_run("SimGrid's network model is not a resource model (not SimGrid 3.32?): transfers cannot be observed");
+}
+
+// Both ways complete a transfer from SimGrid's state-change signal; a migration makes the cached
+// host ids stale.
+void Transfers::connect_completions()
+{
   sg4::Link::on_communication_state_change_cb(
       [](simgrid::kernel::resource::NetworkAction& a, simgrid::kernel::resource::Action::State) {
         transfers().on_state_change(a);
@@ -192,15 +228,8 @@ void Transfers::connect_at_completion()
   smpi_lat_.emplace(simgrid::config::get_value<std::string>("smpi/lat-factor"), "smpi/lat-factor");
   installed_     = true;
   at_completion_ = true;
-  net_model_     = dynamic_cast<simgrid::kernel::resource::Model*>(
-      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
-  if (net_model_ == nullptr)
-    fail_run("SimGrid's network model is not a resource model (not SimGrid 3.32?): transfers cannot be observed");
-  sg4::Link::on_communication_state_change_cb(
-      [](simgrid::kernel::resource::NetworkAction& a, simgrid::kernel::resource::Action::State) {
-        transfers().on_state_change(a);
-      });
-  bus().rank_migrated.subscribe([](const RankMigrated&) { transfers().forget_hosts(); });
+  find_network_model();
+  connect_completions();
 }
 
 // The action view is right when both pointers are hosts of the platform (compared, not
@@ -233,6 +262,22 @@ const Transfers::CompletedRoute& Transfers::completed_route(const sg4::Host* src
   return it->second;
 }
 
+// A transfer's record as far as its start: its ranks and nodes, payload, hops and start time.
+Transfer Transfers::new_transfer(const sg4::Host* src, const sg4::Host* dst, double size, int hops, double start)
+{
+  const HostIds& s = host_ids(src);
+  const HostIds& d = host_ids(dst);
+  Transfer t;
+  t.src_rank = s.rank;
+  t.dst_rank = d.rank;
+  t.src_node = s.node;
+  t.dst_node = d.node;
+  t.bytes    = payload_bytes(size);
+  t.hops     = hops;
+  t.start    = start;
+  return t;
+}
+
 // What the callbacks would have announced, from the completed action: the same Transfer, the
 // same flow bytes (size over SMPI's bandwidth factor) and the same start of the bandwidth phase.
 void Transfers::complete(const simgrid::kernel::resource::Action& action)
@@ -240,19 +285,10 @@ void Transfers::complete(const simgrid::kernel::resource::Action& action)
   const auto [src, dst] = action_hosts(action);
   if (!layout_checked_)
     check_action_layout(src, dst);
-  const HostIds& s          = host_ids(src);
-  const HostIds& d          = host_ids(dst);
-  const CompletedRoute& r   = completed_route(src, dst, s.node, d.node);
-  const double size         = action.get_cost();
-  Transfer t;
-  t.src_rank   = s.rank;
-  t.dst_rank   = d.rank;
-  t.src_node   = s.node;
-  t.dst_node   = d.node;
-  t.bytes      = static_cast<uint64_t>(std::max(0.0, size - smpi_envelope()));
-  t.hops       = src == dst ? 0 : static_cast<int>(r.links.size());
-  t.start      = action.get_start_time();
-  t.end        = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
+  const CompletedRoute& r = completed_route(src, dst, host_ids(src).node, host_ids(dst).node);
+  const double size       = action.get_cost();
+  Transfer t   = new_transfer(src, dst, size, hops_of(src, dst, r.links), action.get_start_time());
+  t.end        = end_time(action);
   t.link_bytes = size / smpi_bw_->lookup(size);
   log_transfer(t, *r.ids, t.start + smpi_lat_->lookup(size) * route_latency(r.links));
   bus().transfer_completed.publish(TransferCompleted{t, src, dst, nullptr, nullptr, r.ids});
@@ -271,8 +307,7 @@ double Transfers::factor(bool bandwidth, double size, const sg4::Host* src, cons
 {
   const double now = sg4::Engine::get_clock();
   if (!(last_.size == size && last_.src == src && last_.dst == dst && last_.clock == now && !bandwidth)) {
-    const auto payload = static_cast<uint64_t>(std::max(0.0, size - smpi_envelope()));
-    last_ = {size, src, dst, now, timing(size, payload, src, dst, links), src == dst ? 0 : static_cast<int>(links.size())};
+    last_ = {size, src, dst, now, timing(size, payload_bytes(size), src, dst, links), hops_of(src, dst, links)};
   }
   const TransferTiming& t = last_.value;
   if (!bandwidth) { // the latency callback comes last: the transfer is now announced
@@ -285,17 +320,7 @@ double Transfers::factor(bool bandwidth, double size, const sg4::Host* src, cons
 void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
                          const TransferTiming& tm, double now)
 {
-  const int hops = last_.hops;
-  const HostIds& s = host_ids(src);
-  const HostIds& d = host_ids(dst);
-  Transfer t;
-  t.src_rank   = s.rank;
-  t.dst_rank   = d.rank;
-  t.src_node   = s.node;
-  t.dst_node   = d.node;
-  t.bytes      = static_cast<uint64_t>(std::max(0.0, size - smpi_envelope()));
-  t.hops       = hops;
-  t.start      = now;
+  Transfer t   = new_transfer(src, dst, size, last_.hops, now);
   t.model_time = tm.total;
   t.link_bytes = size / tm.bw_factor; // what its flow occupies on each link (power plugin)
   // CM02 keeps a flow out of the bandwidth sharing for its latency (route latency x latency
@@ -364,7 +389,7 @@ void Transfers::add_still_running(RunRecord::PairCounts& started) const
     auto& cell = started[{static_cast<int>(run_record().node_index(src->get_name())),
                           static_cast<int>(run_record().node_index(dst->get_name()))}];
     ++cell.first;
-    cell.second += static_cast<uint64_t>(std::max(0.0, action.get_cost() - smpi_envelope()));
+    cell.second += payload_bytes(action.get_cost());
   }
 }
 
@@ -420,7 +445,7 @@ void Transfers::complete_announced(simgrid::kernel::resource::Action& action)
     return;
   }
   set_action_data(action, nullptr);
-  done->transfer.end = action.get_finish_time() >= 0 ? action.get_finish_time() : sg4::Engine::get_clock();
+  done->transfer.end = end_time(action);
   if (recording())
     log_transfer(done->transfer, *done->link_ids, done->bw_begin);
   const bool routed = platform::message_routing() != nullptr;

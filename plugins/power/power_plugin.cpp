@@ -126,7 +126,7 @@ private:
   unsigned long long change_points_ = 0; // computation starts and ends, pstate and state changes
 
   // Workload phases (haec/power/workloads): profile index p is meter workload p + 1 on every host.
-  int workload_of(const sg4::Host* host); // for a computation the calling actor starts now
+  int workload_of(const sg4::Host* host, uint32_t region); // for a computation the calling actor starts now
   void load_workloads();
   void check_workloads_used(); // regions and ranks the file names must have occurred
   // Counter-based power (haec/power/model:counters): each computation priced by its counter rates.
@@ -327,14 +327,13 @@ void PowerPlugin::load_workloads()
   XBT_INFO("workload phases from %s: %zu profiles", w.file().c_str(), w.profiles().size());
 }
 
-int PowerPlugin::workload_of(const sg4::Host* host)
+int PowerPlugin::workload_of(const sg4::Host* host, uint32_t region)
 {
   if (!config_.workloads || sg4::Actor::self() == nullptr)
     return 0;
   const WorkloadSet& w = *config_.workloads;
   int profile          = -1;
   // Region first: the core interns regions, so each is looked up in the file once.
-  const uint32_t region = core::current_region();
   if (region != core::kNoRegion && !w.regions().empty()) {
     if (region >= profile_of_region_.size())
       profile_of_region_.resize(region + 1, -2);
@@ -394,7 +393,7 @@ void PowerPlugin::on_computation_started(const core::ComputationStarted& e)
   if (config_.counters && !e.polling) {
     start_running(exec, {hp, 1.0, 0, start_counted(e, *hp)});
   } else {
-    const int workload = hp->meter.profile().has_profile() ? workload_of(e.host) : 0;
+    const int workload = hp->meter.profile().has_profile() ? workload_of(e.host, e.region) : 0;
     hp->meter.start_computation(share, e.time, workload);
     start_running(exec, {hp, share, workload});
   }
@@ -493,7 +492,7 @@ uint64_t PowerPlugin::start_counted(const core::ComputationStarted& e, HostPower
 void PowerPlugin::refuse_uncounted(const core::ComputationStarted& e)
 {
   const int rank          = e.pid >= 0 ? core::rank_of(e.pid) : -1;
-  const uint32_t region   = core::current_region();
+  const uint32_t region   = e.region;
   const std::string which = (rank >= 0 ? "rank " + std::to_string(rank) + "'s computation" : "a computation") +
                             (region == core::kNoRegion ? "" : " in " + core::region_text(region));
   const std::string problem = counted_ > 0 ? "counters missing from part of the run: " + which + " has none"
