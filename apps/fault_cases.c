@@ -8,6 +8,8 @@
  *   fault_cases segv            rank 1 prints a line, then writes through a null pointer
  *   fault_cases exit            rank 1 returns 3 from main without MPI_Finalize
  *   fault_cases mpi-abort       rank 1 calls MPI_Abort(MPI_COMM_WORLD, 5)
+ *   fault_cases leak            every rank builds a persistent send request (MPI_Send_init) and
+ *                               never frees it, for SMPI's leak report (smpi/list-leaks)
  *   fault_cases long N          N iterations of real computation (about 10 ms per rank), a ring
  *                               exchange and an allreduce (runs to interrupt), then a normal end
  *
@@ -115,6 +117,11 @@ int main(int argc, char** argv)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1)
       MPI_Abort(MPI_COMM_WORLD, 5);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "leak")) {
+    static int unsent;
+    MPI_Request never_freed;
+    MPI_Send_init(&unsent, 1, MPI_INT, (rank + 1) % size, 9, MPI_COMM_WORLD, &never_freed);
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (!strcmp(mode, "long")) {
     long_ring(rank, size, argc > 2 ? atoi(argv[2]) : 100);

@@ -15,8 +15,9 @@ rotating every round; each run is timed as a whole process tree (/usr/bin/time: 
 of the process and all its children, peak RSS of the largest process). Reported: medians, network
 transfers per second of CPU time, and the median of the per-round speed-ups (bare CPU / haec CPU).
 Then the makespan check, like with like: the same haec run on SimGrid's own components (Debian's
-library, SimGrid's own trace reader and message numbering, glibc's malloc: --simgrid debian
---cfg haec/replay/reader:simgrid --cfg haec/message-ids:simgrid --allocator system), whose
+library, SimGrid's own trace reader, message numbering and request handles, glibc's malloc:
+--simgrid debian --cfg haec/replay/reader:simgrid --cfg haec/message-ids:simgrid
+--cfg haec/request-handles:simgrid --allocator system), whose
 makespan every variant must equal to 1e-9 relative (with the variant's allreduce). Bare SimGrid's makespan is printed too; it
 differs, as its network model is not DOR. Bare SimGrid is smpirun -replay as a user runs it
 (SimGrid's default privatization) with the SimGrid settings haec run gives it with a link model
@@ -145,7 +146,8 @@ class Size:
             for algorithm in sorted({allreduce_of(v) for v in variants}, key=str):
                 ref_dir = os.path.join(self.work, f"reference-{self.dims}-{algorithm or 'default'}")
                 simgrid_own = ["--simgrid", "debian", "--cfg", "haec/replay/reader:simgrid", "--cfg",
-                               "haec/message-ids:simgrid", "--allocator", "system"]
+                               "haec/message-ids:simgrid", "--cfg", "haec/request-handles:simgrid",
+                               "--allocator", "system"]
                 timed(self.haec_run(ref_dir, simgrid_own, algorithm),
                       base + "-ref.log", base + "-ref.time")
                 r["reference"][algorithm] = summary(ref_dir)["makespan_s"]

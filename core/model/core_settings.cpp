@@ -104,6 +104,10 @@ std::vector<Setting> core_settings_rows()
                   "Where SMPI's per-envelope message numbers (the order of equal envelopes) are kept: haec (integer "
                   "keys, the same numbers; core/smpi_message_counts.cpp) or simgrid (SMPI's own text-keyed maps)",
                   "haec", settings::one_of({"haec", "simgrid"}, "message numbering")},
+          Setting{"haec/request-handles",
+                  "When SMPI gives an MPI request its Fortran handle: lazy (when Fortran first asks for it; "
+                  "core/smpi_request_handles.cpp) or simgrid (when the request is built, as SMPI does)",
+                  "lazy", settings::one_of({"lazy", "simgrid"}, "request handles")},
           Setting{"haec/transfer-observation",
                   "How the network transfers of a run without a link model or per-message routes are observed: "
                   "auto (at their completion, from SimGrid's network action; core/network_action_view.hpp) or "

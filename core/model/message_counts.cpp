@@ -17,8 +17,20 @@ size_t MessageCounts::EnvelopeHash::operator()(const Envelope& e) const
 
 unsigned MessageCounts::Table::get(const Envelope& e) const
 {
-  auto it = counts_.find(e);
-  return it == counts_.end() ? 0 : it->second;
+  auto it    = counts_.find(e);
+  read_      = e;
+  read_slot_ = it == counts_.end() ? nullptr : const_cast<unsigned*>(&it->second);
+  return read_slot_ == nullptr ? 0 : *read_slot_;
+}
+
+void MessageCounts::Table::increment(const Envelope& e)
+{
+  if (read_slot_ != nullptr && read_ == e) {
+    ++*read_slot_;
+    return;
+  }
+  ++counts_[e];
+  read_slot_ = nullptr; // an insertion may have moved every slot
 }
 
 unsigned MessageCounts::sent(const void* comm, int src, int dst, int tag) const

@@ -33,14 +33,18 @@ private:
   };
   // A flat (open-addressing) table: one probe group, usually one cache line, per lookup; the
   // node-based std::unordered_map divided by a prime and chased a pointer, twice per message.
+  // SMPI reads an envelope's count and increments it right after (smpi_request.cpp), so the slot
+  // found by get() is kept for that increment: one probe per message instead of two.
   class Table {
   public:
     unsigned get(const Envelope& e) const;
-    void increment(const Envelope& e) { ++counts_[e]; }
+    void increment(const Envelope& e);
     size_t size() const { return counts_.size(); }
 
   private:
     absl::flat_hash_map<Envelope, unsigned, EnvelopeHash> counts_;
+    mutable Envelope read_{};             // the envelope get() looked up last
+    mutable unsigned* read_slot_ = nullptr; // its count, null when absent (valid until an insertion)
   };
   struct Counts {
     Table sent, received;

@@ -8,6 +8,8 @@
 //   open region "MPI_Irecv@lu_like+0x11c9>*"   a computation the application starts itself
 //              between two calls (smpi_execute_flops, SMPI_SAMPLE), before the next call is known
 #pragma once
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -42,7 +44,9 @@ private:
   std::vector<std::string> sites_;
   std::unordered_map<std::string, uint32_t> site_ids_;
   std::vector<Region> regions_;
-  std::unordered_map<uint64_t, uint32_t> region_ids_; // (from << 32 | to) -> id
+  // (from << 32 | to) -> id; looked up once per computation. Open addressing: at 4096 ranks the
+  // node-based map's bucket division and pointer chase were 1.4 % of a replay's CPU samples.
+  absl::flat_hash_map<uint64_t, uint32_t> region_ids_;
 };
 
 } // namespace haec::core

@@ -4,6 +4,9 @@
 #    simulated times as SMPI's own maps (--cfg=haec/message-ids:simgrid) and as SimGrid alone:
 #    an emulation with wildcard receives on a duplicated communicator (trace_patterns, computation
 #    not benchmarked so that times are exact), and a replay of lu_like, every action's time logged.
+#    The same for MPI requests' Fortran handles given when Fortran asks (core/smpi_request_handles.cpp)
+#    against SMPI's own, at construction (--cfg=haec/request-handles:simgrid); SMPI's leak report
+#    (smpi/list-leaks) still counts the requests a program never frees (fault_cases leak).
 # 2. jemalloc in a replay's simulator (haec run --allocator) gives the same result files as
 #    glibc's malloc; it is preloaded only in replays and summary.json names it.
 source "$(dirname "$0")/common.sh"
@@ -19,11 +22,12 @@ emulate() {
 emulate > simgrid.out
 emulate -wrapper "env LD_PRELOAD=$suite" > haec-ids.out
 emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/message-ids:simgrid > simgrid-ids.out
+emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/request-handles:simgrid > simgrid-handles.out
 grep -q "Simulated time" simgrid.out || { cat simgrid.out; fail "emulation: no simulated time"; }
-for other in haec-ids simgrid-ids; do
+for other in haec-ids simgrid-ids simgrid-handles; do
   cmp -s simgrid.out "$other.out" || { diff simgrid.out "$other.out" | head; fail "emulation: $other differs"; }
 done
-echo "emulation: identical 3 ways ($(grep -o 'Simulated time.*' simgrid.out | head -1))"
+echo "emulation: identical 4 ways ($(grep -o 'Simulated time.*' simgrid.out | head -1))"
 
 # 1b. Replay: every action with its simulated time.
 replay() {
@@ -33,12 +37,24 @@ replay() {
 replay > replay-simgrid.out
 replay -wrapper "env LD_PRELOAD=$suite" > replay-haec-ids.out
 replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/message-ids:simgrid > replay-simgrid-ids.out
+replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/request-handles:simgrid > replay-simgrid-handles.out
 actions=$(grep -c "smpi_replay/VERBOSE" replay-simgrid.out || true)
 [ "$actions" -gt 1000 ] || fail "replay: only $actions actions logged"
-for other in replay-haec-ids replay-simgrid-ids; do
+for other in replay-haec-ids replay-simgrid-ids replay-simgrid-handles; do
   cmp -s replay-simgrid.out "$other.out" || { diff replay-simgrid.out "$other.out" | head; fail "replay: $other differs"; }
 done
-echo "replay: $actions actions identical 3 ways"
+echo "replay: $actions actions identical 4 ways"
+
+# 1c. SMPI's leak report sees the requests fault_cases leak never frees, with the suite as without.
+leaks() {
+  smpirun "$@" -np 4 -platform cluster.xml -hostfile hostfile --cfg=smpi/list-leaks:5 "$build/bin/fault_cases" leak 2>&1 |
+    grep -o "SMPI detected [0-9]* unfreed MPI handles\|[0-9]* leaked handles of type MPI_Request" | tr '\n' ' ' || true
+}
+expected=$(leaks)
+[[ $expected == *"4 leaked handles of type MPI_Request"* ]] || fail "SimGrid alone: '$expected', not 4 leaked requests"
+got=$(leaks -wrapper "env LD_PRELOAD=$suite")
+[ "$got" = "$expected" ] || fail "leak report with the suite: '$got', SimGrid alone: '$expected'"
+echo "leak report: $got, as SimGrid alone"
 
 # 2. The allocator: the same result files; jemalloc only where it was asked for (or by default).
 alloc_run() { "$haec" run --platform torus:4x2x2 --link dor --messages --replay trace/lu.txt --out "alloc-$1" -q --allocator "$1"; }

@@ -94,3 +94,44 @@ TEST(MessageCounts, AgreesWithAnOrderedMapThroughGrowth)
                             std::get<2>(reference.begin()->first)),
             0u);
 }
+
+// SMPI's own pattern (read an envelope's count, then count it) mixed with counts that follow
+// another read, counts without a read and reads of absent envelopes, through growth: the slot kept
+// from a read must only ever serve the envelope it was read for, and never outlive an insertion.
+TEST(MessageCounts, ReadThenCountAgreesWithAnOrderedMap)
+{
+  MessageCounts counts;
+  std::map<std::tuple<const void*, int, int, int>, unsigned> reference;
+  uint64_t state = 777;
+  auto next = [&state](int bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((state >> 33) % static_cast<uint64_t>(bound));
+  };
+  for (int i = 0; i < 50000; ++i) {
+    const void* comm = next(4) == 0 ? split : world;
+    const int src = next(512), dst = next(8), tag = next(6) - 3;
+    const unsigned expected = reference[{comm, src, dst, tag}];
+    switch (next(4)) {
+      case 0: // SMPI: read, then count the same envelope
+        ASSERT_EQ(counts.sent(comm, src, dst, tag), expected);
+        counts.count_sent(comm, src, dst, tag);
+        break;
+      case 1: // read one envelope, count its neighbour (same source and destination, next tag)
+        ASSERT_EQ(counts.sent(comm, src, dst, tag), expected);
+        counts.count_sent(comm, src, dst, tag + 1);
+        ++reference[{comm, src, dst, tag + 1}];
+        --reference[{comm, src, dst, tag}]; // undone below: this envelope was not counted
+        break;
+      case 2: // count without reading first
+        counts.count_sent(comm, src, dst, tag);
+        break;
+      default: // read only
+        ASSERT_EQ(counts.sent(comm, src, dst, tag), expected);
+        --reference[{comm, src, dst, tag}];
+        break;
+    }
+    ++reference[{comm, src, dst, tag}];
+  }
+  for (auto const& [key, n] : reference)
+    ASSERT_EQ(counts.sent(std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)), n);
+}

@@ -60,6 +60,7 @@ public:
     // Per-thread scratch: s4u::Host::route_to() may run in parallel actors without a simcall.
     thread_local std::vector<uint32_t> ids;
     topo_.route(s, d, ids);
+    into->link_list_.reserve(into->link_list_.size() + ids.size()); // one allocation, not log2(hops)
     for (uint32_t id : ids)
       add(into, links_by_id_[id], latency);
   }
