@@ -25,6 +25,7 @@ const platform::Topology* loaded_topology(); // platform_loader.cpp: nullptr for
 
 // Started by run_context.cpp once the settings are validated: before the plugins...
 void start_calls(); // mpi_calls.cpp: regions, events.csv, iteration boundaries
+void start_actor_lookup(); // actor_lookup.cpp: SimGrid's actors by pid, cached
 // ... and after them, when their subscriptions are known.
 void connect_computations(); // computations.cpp
 void connect_transfers();    // transfers.cpp

@@ -108,6 +108,10 @@ std::vector<Setting> core_settings_rows()
                   "When SMPI gives an MPI request its Fortran handle: lazy (when Fortran first asks for it; "
                   "core/smpi_request_handles.cpp) or simgrid (when the request is built, as SMPI does)",
                   "lazy", settings::one_of({"lazy", "simgrid"}, "request handles")},
+          Setting{"haec/actor-lookup",
+                  "How SimGrid finds an actor by its pid: cached (in a vector, once found; core/actor_lookup.cpp) or "
+                  "simgrid (in SimGrid's map of every actor, each time)",
+                  "cached", settings::one_of({"cached", "simgrid"}, "actor lookup")},
           Setting{"haec/transfer-observation",
                   "How the network transfers of a run without a link model or per-message routes are observed: "
                   "auto (at their completion, from SimGrid's network action; core/network_action_view.hpp) or "

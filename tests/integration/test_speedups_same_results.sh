@@ -5,7 +5,8 @@
 #    an emulation with wildcard receives on a duplicated communicator (trace_patterns, computation
 #    not benchmarked so that times are exact), and a replay of lu_like, every action's time logged.
 #    The same for MPI requests' Fortran handles given when Fortran asks (core/smpi_request_handles.cpp)
-#    against SMPI's own, at construction (--cfg=haec/request-handles:simgrid); SMPI's leak report
+#    against SMPI's own, at construction (--cfg=haec/request-handles:simgrid), and for actors found
+#    by pid in a vector (core/actor_lookup.cpp; --cfg=haec/actor-lookup:simgrid); SMPI's leak report
 #    (smpi/list-leaks) still counts the requests a program never frees (fault_cases leak).
 # 2. jemalloc in a replay's simulator (haec run --allocator) gives the same result files as
 #    glibc's malloc; it is preloaded only in replays and summary.json names it.
@@ -23,11 +24,12 @@ emulate > simgrid.out
 emulate -wrapper "env LD_PRELOAD=$suite" > haec-ids.out
 emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/message-ids:simgrid > simgrid-ids.out
 emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/request-handles:simgrid > simgrid-handles.out
+emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/actor-lookup:simgrid > simgrid-actors.out
 grep -q "Simulated time" simgrid.out || { cat simgrid.out; fail "emulation: no simulated time"; }
-for other in haec-ids simgrid-ids simgrid-handles; do
+for other in haec-ids simgrid-ids simgrid-handles simgrid-actors; do
   cmp -s simgrid.out "$other.out" || { diff simgrid.out "$other.out" | head; fail "emulation: $other differs"; }
 done
-echo "emulation: identical 4 ways ($(grep -o 'Simulated time.*' simgrid.out | head -1))"
+echo "emulation: identical 5 ways ($(grep -o 'Simulated time.*' simgrid.out | head -1))"
 
 # 1b. Replay: every action with its simulated time.
 replay() {
@@ -38,12 +40,13 @@ replay > replay-simgrid.out
 replay -wrapper "env LD_PRELOAD=$suite" > replay-haec-ids.out
 replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/message-ids:simgrid > replay-simgrid-ids.out
 replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/request-handles:simgrid > replay-simgrid-handles.out
+replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/actor-lookup:simgrid > replay-simgrid-actors.out
 actions=$(grep -c "smpi_replay/VERBOSE" replay-simgrid.out || true)
 [ "$actions" -gt 1000 ] || fail "replay: only $actions actions logged"
-for other in replay-haec-ids replay-simgrid-ids replay-simgrid-handles; do
+for other in replay-haec-ids replay-simgrid-ids replay-simgrid-handles replay-simgrid-actors; do
   cmp -s replay-simgrid.out "$other.out" || { diff replay-simgrid.out "$other.out" | head; fail "replay: $other differs"; }
 done
-echo "replay: $actions actions identical 4 ways"
+echo "replay: $actions actions identical 5 ways"
 
 # 1c. SMPI's leak report sees the requests fault_cases leak never frees, with the suite as without.
 leaks() {
