@@ -123,6 +123,23 @@ private:
   int rank_ = 0;
 };
 
+// std::atoi and std::strtod of a trace field, exactly (the replay's own parsing is SimGrid's, with
+// the C library's functions), with std::from_chars when it reads the whole field (no locale, no
+// errno: cheaper, the same value); anything else (a sign, a partial number) takes the C library's.
+int integer_field(const std::string& s)
+{
+  int value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+  return error == std::errc() && end == s.data() + s.size() ? value : std::atoi(s.c_str());
+}
+
+double number_field(const std::string& s)
+{
+  double value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+  return error == std::errc() && end == s.data() + s.size() ? value : std::strtod(s.c_str(), nullptr);
+}
+
 // A message the replayed rank sends: the traffic matrix and its statistics.
 void add_message(int src_rank, int dst_rank, uint64_t bytes)
 {
@@ -137,7 +154,7 @@ Messages& messages()
 
 uint64_t Messages::bytes(const simgrid::xbt::ReplayAction& a, size_t count, size_t type) const
 {
-  const double n = count < a.size() ? std::trunc(std::strtod(a[count].c_str(), nullptr)) : 0;
+  const double n = count < a.size() ? std::trunc(number_field(a[count])) : 0;
   int size       = -1;
   if (type < a.size())
     size = mapping::detail::ti_datatype_size(a[type]);
@@ -150,23 +167,23 @@ uint64_t Messages::bytes(const simgrid::xbt::ReplayAction& a, size_t count, size
 
 void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
 {
-  rank_ = std::atoi(a[0].c_str());
+  rank_ = integer_field(a[0]);
   switch (kind) {
     case Counted::Init:
       default_size_[rank_] = a.size() > 2 ? 8 : 1;
       break;
     case Counted::Send:
       if (a.size() > 4)
-        add_message(rank_, std::atoi(a[2].c_str()), bytes(a, 4, 5));
+        add_message(rank_, integer_field(a[2]), bytes(a, 4, 5));
       break;
     case Counted::Recv:
       if (a.size() > 4)
-        log_app_receive(std::atoi(a[2].c_str()), rank_, bytes(a, 4, 5));
+        log_app_receive(integer_field(a[2]), rank_, bytes(a, 4, 5));
       break;
     case Counted::SendRecv:
       if (a.size() > 5) {
-        add_message(rank_, std::atoi(a[3].c_str()), bytes(a, 2, 6));
-        log_app_receive(std::atoi(a[5].c_str()), rank_, bytes(a, 4, 7));
+        add_message(rank_, integer_field(a[3]), bytes(a, 2, 6));
+        log_app_receive(integer_field(a[5]), rank_, bytes(a, 4, 7));
       }
       break;
     case Counted::No:

@@ -123,11 +123,10 @@ int replay_runner(const char* actor_name, const char* trace_filename)
   std::ifstream in(file, std::ifstream::in);
   xbt_assert(in.is_open(), "Cannot read replay file '%s'", file.c_str());
   ActionTable table;
-  std::string line;
   ReplayAction action;
-  size_t lines = 0;
-  auto comment = [&](const std::vector<std::string>& fields) { read_comment(fields, actor_name, file, lines); };
-  while (haec::trace::next_replay_action(in, line, action, lines, comment)) {
+  haec::trace::ReplayReader reader(in);
+  auto comment = [&](const std::vector<std::string>& fields) { read_comment(fields, actor_name, file, reader.lines()); };
+  while (reader.next(action, comment)) {
     if (action.front() == actor_name)
       handle_action(table, action);
     else

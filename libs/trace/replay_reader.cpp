@@ -10,7 +10,7 @@ bool is_space(char c) // std::isspace in the "C" locale, which boost::trim uses 
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-void trim(std::string& line)
+std::string_view trimmed(std::string_view line)
 {
   size_t end = line.size();
   while (end > 0 && is_space(line[end - 1]))
@@ -18,13 +18,12 @@ void trim(std::string& line)
   size_t begin = 0;
   while (begin < end && is_space(line[begin]))
     ++begin;
-  line.erase(end);
-  line.erase(0, begin);
+  return line.substr(begin, end - begin);
 }
 
 // boost::split(action, line, is_any_of(" \t"), token_compress_on): tokens between separators, a
 // run of separators counting as one; an empty line gives one empty token.
-void split(const std::string& line, std::vector<std::string>& action)
+void split(std::string_view line, std::vector<std::string>& action)
 {
   size_t n = 0;
   auto put = [&](const char* from, size_t len) {
@@ -52,38 +51,58 @@ void split(const std::string& line, std::vector<std::string>& action)
 
 std::vector<std::string> replay_fields(std::string line)
 {
-  trim(line);
   std::vector<std::string> fields;
-  if (!line.empty())
-    split(line, fields);
+  const std::string_view t = trimmed(line);
+  if (!t.empty())
+    split(t, fields);
   return fields;
 }
 
-bool next_replay_action(std::istream& in, std::string& line, std::vector<std::string>& action)
+ReplayReader::ReplayReader(std::istream& in, size_t block_bytes) : in_(in), block_(block_bytes > 0 ? block_bytes : 1) {}
+
+bool ReplayReader::next_line(std::string_view& line)
 {
-  do {
-    std::getline(in, line);
-    trim(line);
-  } while (!in.eof() && (line.empty() || line.front() == '#'));
-  split(line, action);
-  return !in.eof();
+  spanning_.clear();
+  while (true) {
+    const char* from = block_.data() + begin_;
+    if (const void* nl = std::memchr(from, '\n', end_ - begin_)) {
+      const size_t len = static_cast<size_t>(static_cast<const char*>(nl) - from);
+      begin_ += len + 1;
+      if (spanning_.empty()) {
+        line = std::string_view(from, len);
+      } else {
+        spanning_.append(from, len);
+        line = spanning_;
+      }
+      return true;
+    }
+    spanning_.append(from, end_ - begin_);
+    in_.read(block_.data(), static_cast<std::streamsize>(block_.size()));
+    begin_ = 0;
+    end_   = static_cast<size_t>(in_.gcount());
+    if (end_ == 0) { // the stream ended before a newline: getline's eof
+      line = spanning_;
+      return false;
+    }
+  }
 }
 
-bool next_replay_action(std::istream& in, std::string& line, std::vector<std::string>& action, size_t& lines,
-                        const std::function<void(const std::vector<std::string>&)>& comment)
+bool ReplayReader::next(std::vector<std::string>& action, const CommentFn& comment)
 {
+  std::string_view line;
+  bool ended;
   auto is_comment = [&line] { return !line.empty() && line.front() == '#'; };
   do {
-    std::getline(in, line);
-    ++lines;
-    trim(line);
-    if (!in.eof() && is_comment()) {
+    ended = !next_line(line);
+    ++lines_;
+    line = trimmed(line);
+    if (!ended && comment && is_comment()) {
       split(line, action);
       comment(action);
     }
-  } while (!in.eof() && (line.empty() || is_comment()));
+  } while (!ended && (line.empty() || is_comment()));
   split(line, action);
-  return !in.eof();
+  return !ended;
 }
 
 } // namespace haec::trace

@@ -1,6 +1,7 @@
 // The suite's replay reader against SimGrid 3.32's own reading code (ReplayReader::get in
 // src/xbt/xbt_replay.cpp, written out below with the same boost calls): same actions, same end,
-// on hand-picked traces and on 20,000 random ones built from the characters that matter.
+// on hand-picked traces and on 20,000 random ones built from the characters that matter, read in
+// blocks of every size from 1 byte (lines cut anywhere) to 64 KiB.
 #include "replay_reader.hpp"
 
 #include <boost/algorithm/string.hpp>
@@ -37,13 +38,13 @@ template <class Get> Actions read_all(const std::string& text, Get get)
   return out;
 }
 
-Actions ours(const std::string& text)
+Actions ours(const std::string& text, size_t block = size_t{1} << 16)
 {
   std::istringstream in(text);
-  std::string line;
+  haec::trace::ReplayReader reader(in, block);
   std::vector<std::string> action; // never cleared: the reader reuses the strings
   Actions out;
-  while (haec::trace::next_replay_action(in, line, action))
+  while (reader.next(action))
     out.push_back(action);
   return out;
 }
@@ -79,23 +80,24 @@ TEST(ReplayReader, RandomTracesMatchSimGridsReader)
     const int len = static_cast<int>(rng() % 40);
     for (int i = 0; i < len; ++i)
       text += alphabet[rng() % alphabet.size()];
+    const size_t block = 1 + rng() % 8; // lines cut across blocks, newlines at block ends
+    ASSERT_EQ(ours(text, block), read_all(text, simgrid_get)) << "trace: '" << text << "', block " << block;
     ASSERT_EQ(ours(text), read_all(text, simgrid_get)) << "trace: '" << text << "'";
   }
 }
 
 // The variant that hands comments over (counter annotations) reads the same actions.
-Actions with_comments(const std::string& text, Actions& comments, std::vector<size_t>& at)
+Actions with_comments(const std::string& text, Actions& comments, std::vector<size_t>& at, size_t block = 4096)
 {
   std::istringstream in(text);
-  std::string line;
+  haec::trace::ReplayReader reader(in, block);
   std::vector<std::string> action;
-  size_t lines = 0;
   Actions out;
   auto comment = [&](const std::vector<std::string>& fields) {
     comments.push_back(fields);
-    at.push_back(lines);
+    at.push_back(reader.lines());
   };
-  while (haec::trace::next_replay_action(in, line, action, lines, comment))
+  while (reader.next(action, comment))
     out.push_back(action);
   return out;
 }
@@ -121,8 +123,22 @@ TEST(ReplayReader, RandomTracesWithCommentsMatchSimGridsReader)
       text += alphabet[rng() % alphabet.size()];
     Actions comments;
     std::vector<size_t> at;
-    ASSERT_EQ(with_comments(text, comments, at), read_all(text, simgrid_get)) << "trace: '" << text << "'";
+    ASSERT_EQ(with_comments(text, comments, at, 1 + rng() % 5), read_all(text, simgrid_get)) << "trace: '" << text << "'";
   }
 }
 
 } // namespace
+
+// A long trace whose lines cross the default block's boundary many times, and a line longer than a
+// block: the same actions as SimGrid's reader.
+TEST(ReplayReader, LinesAcrossBlocksMatchSimGridsReader)
+{
+  std::string text;
+  for (int i = 0; i < 20000; ++i)
+    text += std::to_string(i % 64) + " send " + std::to_string(i % 7) + " 11 " + std::to_string(i) + " 0\n";
+  text += "0 compute " + std::string(100000, '7') + "\n0 finalize\n";
+  const Actions expected = read_all(text, simgrid_get);
+  ASSERT_EQ(expected.size(), 20002u);
+  EXPECT_EQ(ours(text), expected);
+  EXPECT_EQ(ours(text, 4093), expected);
+}
