@@ -120,7 +120,9 @@ int replay_runner(const char* actor_name, const char* trace_filename)
   if (haec::core::settings().text("haec/replay/reader") == "simgrid")
     return simgrid_runner()(actor_name, file.c_str());
   XBT_VERB("Prepare to replay file '%s' (haec reader)", file.c_str());
-  std::ifstream in(file, std::ifstream::in);
+  std::ifstream in;
+  in.rdbuf()->pubsetbuf(nullptr, 0); // unbuffered: the reader reads blocks of its own
+  in.open(file, std::ifstream::in);
   xbt_assert(in.is_open(), "Cannot read replay file '%s'", file.c_str());
   ActionTable table;
   ReplayAction action;

@@ -17,7 +17,8 @@ namespace haec::trace {
 class ReplayReader {
 public:
   using CommentFn = std::function<void(const std::vector<std::string>&)>;
-  explicit ReplayReader(std::istream& in, size_t block_bytes = size_t{1} << 16);
+  // One block per reader, and a replay has one reader per rank: 8 KiB is a 4096-rank replay's 32 MiB.
+  explicit ReplayReader(std::istream& in, size_t block_bytes = size_t{1} << 13);
 
   // What SimGrid does, exactly: read lines (as std::getline), trim them (boost::trim: the C
   // locale's white space), skip empty lines and lines starting with '#' (the last line read is kept

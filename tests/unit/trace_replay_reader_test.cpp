@@ -1,7 +1,7 @@
 // The suite's replay reader against SimGrid 3.32's own reading code (ReplayReader::get in
 // src/xbt/xbt_replay.cpp, written out below with the same boost calls): same actions, same end,
 // on hand-picked traces and on 20,000 random ones built from the characters that matter, read in
-// blocks of every size from 1 byte (lines cut anywhere) to 64 KiB.
+// blocks of every size from 1 byte (lines cut anywhere) to 8 KiB (the default).
 #include "replay_reader.hpp"
 
 #include <boost/algorithm/string.hpp>
