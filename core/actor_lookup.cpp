@@ -36,27 +36,39 @@ Lookup simgrid_lookup()
   return reinterpret_cast<Lookup>(f);
 }
 
-struct ActorCache {
-  bool on = false;
-  std::vector<void*> actors; // by pid: the ActorImpl SimGrid found, null when not (or no longer) cached
-  std::vector<bool> ended;   // by pid: terminated, SimGrid answers
+// Namespace-scope state, not function statics: the lookup runs for every request SMPI builds.
+// Plain pointers (valid before any static initialiser runs), set when the run starts and never
+// freed: SimGrid may still look actors up while the process exits.
+std::vector<void*>* cached = nullptr; // by pid: the ActorImpl found, null when not (or no longer) cached
+std::vector<bool>* ended   = nullptr; // by pid: terminated, SimGrid answers
+Lookup real_lookup = nullptr;
 
-  void forget(long pid)
-  {
-    const auto p = static_cast<size_t>(pid);
-    if (p >= ended.size()) {
-      ended.resize(p + 1, false);
-      actors.resize(p + 1, nullptr);
-    }
-    ended[p]  = true;
-    actors[p] = nullptr;
-  }
-};
-
-ActorCache& cache()
+void forget(long pid)
 {
-  static ActorCache c;
-  return c;
+  const auto p = static_cast<size_t>(pid);
+  if (p >= ended->size()) {
+    ended->resize(p + 1, false);
+    cached->resize(p + 1, nullptr);
+  }
+  (*ended)[p]  = true;
+  (*cached)[p] = nullptr;
+}
+
+// SimGrid's answer, kept unless the actor has terminated.
+[[gnu::noinline]] void* look_up(void* engine, long pid)
+{
+  if (real_lookup == nullptr)
+    real_lookup = simgrid_lookup();
+  void* actor = real_lookup(engine, pid);
+  const auto p = static_cast<size_t>(pid);
+  if (cached != nullptr && actor != nullptr && pid >= 0 && !(p < ended->size() && (*ended)[p])) {
+    if (p >= cached->size()) {
+      cached->resize(p + 1, nullptr);
+      ended->resize(p + 1, false);
+    }
+    (*cached)[p] = actor;
+  }
+  return actor;
 }
 
 } // namespace
@@ -65,10 +77,12 @@ namespace haec::core::parts {
 
 void start_actor_lookup()
 {
-  ActorCache& c = cache();
-  c.on = haec::core::settings().text("haec/actor-lookup") == "cached" && simgrid::config::get_value<int>("contexts/nthreads") <= 1;
-  if (c.on)
-    simgrid::s4u::Actor::on_termination_cb([](simgrid::s4u::Actor const& a) { cache().forget(a.get_pid()); });
+  if (haec::core::settings().text("haec/actor-lookup") != "cached" ||
+      simgrid::config::get_value<int>("contexts/nthreads") > 1)
+    return;
+  ended  = new std::vector<bool>;
+  cached = new std::vector<void*>;
+  simgrid::s4u::Actor::on_termination_cb([](simgrid::s4u::Actor const& a) { forget(a.get_pid()); });
 }
 
 } // namespace haec::core::parts
@@ -77,20 +91,8 @@ void* haec_get_actor_by_pid(void* engine, long pid) asm(HAEC_GET_ACTOR_BY_PID);
 
 void* haec_get_actor_by_pid(void* engine, long pid)
 {
-  static const Lookup real = simgrid_lookup();
-  ActorCache& c = cache();
-  if (!c.on || pid < 0)
-    return real(engine, pid);
-  const auto p = static_cast<size_t>(pid);
-  if (p < c.actors.size() && c.actors[p] != nullptr)
-    return c.actors[p];
-  void* actor = real(engine, pid);
-  if (actor != nullptr && !(p < c.ended.size() && c.ended[p])) {
-    if (p >= c.actors.size()) {
-      c.actors.resize(p + 1, nullptr);
-      c.ended.resize(p + 1, false);
-    }
-    c.actors[p] = actor;
-  }
-  return actor;
+  const auto p = static_cast<size_t>(pid); // a negative pid is huge: never below the size
+  if (cached != nullptr && p < cached->size() && (*cached)[p] != nullptr)
+    return (*cached)[p];
+  return look_up(engine, pid);
 }

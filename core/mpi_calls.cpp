@@ -132,7 +132,8 @@ void track_iteration(long pid, uint32_t site, double now)
   RankIterations& r = c.ranks[static_cast<size_t>(pid)];
   if (!r.splitter)
     r.splitter = std::make_unique<iterations::IterationSplitter>(c.mode);
-  if (r.splitter->boundary(c.table.site_text(site), site))
+  static const std::string unused; // the automatic detector goes by the site's id alone
+  if (r.splitter->boundary(r.splitter->needs_site_text() ? c.table.site_text(site) : unused, site))
     bus().iteration_boundaries.publish(IterationBoundary{pid, site, ++r.iteration, now});
 }
 

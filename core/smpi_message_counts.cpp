@@ -50,17 +50,24 @@ struct SmpiCounts {
 // SMPI's own maps when --cfg=haec/message-ids:simgrid, and when actors run in parallel threads
 // (contexts/nthreads > 1), where SMPI's per-communicator maps are what SimGrid itself risks; null
 // otherwise. Read from SimGrid's configuration, parsed before the first communicator exists.
-const SmpiCounts* smpi_counts()
+const SmpiCounts* choose_counts()
 {
-  static const bool smpi_maps = simgrid::config::get_value<std::string>("haec/message-ids") == "simgrid" ||
-                                simgrid::config::get_value<int>("contexts/nthreads") > 1;
-  static const SmpiCounts smpi;
-  return smpi_maps ? &smpi : nullptr;
+  const bool smpi_maps = simgrid::config::get_value<std::string>("haec/message-ids") == "simgrid" ||
+                         simgrid::config::get_value<int>("contexts/nthreads") > 1;
+  return smpi_maps ? new SmpiCounts : nullptr; // never freed: used until the process exits
 }
 
+const SmpiCounts* smpi_counts()
+{
+  static const SmpiCounts* const chosen = choose_counts(); // one guard per message count
+  return chosen;
+}
+
+// Built on first use (whatever the order of static initialisation) and never destroyed: SMPI may
+// free a communicator while the process exits.
 haec::core::MessageCounts& table()
 {
-  static haec::core::MessageCounts counts;
+  static auto& counts = *new haec::core::MessageCounts;
   return counts;
 }
 

@@ -27,6 +27,8 @@ public:
   ~IterationSplitter();
   // True when the call entering `site` (interned id, its text) starts a new iteration.
   bool boundary(const std::string& site_text, uint32_t site);
+  // Whether boundary() reads the site's text (the user's modes) or only its id (auto).
+  bool needs_site_text() const { return mode_.kind != IterationMode::Auto; }
 
 private:
   IterationMode mode_;

@@ -146,11 +146,15 @@ PowerPlugin& plugin()
   return instance;
 }
 
+// Only physical hosts carry a HostPower: the slot first, the cast (a VM's host) only without one.
 HostPower* PowerPlugin::of(const sg4::Host* host) const
 {
-  if (const auto* vm = dynamic_cast<const sg4::VirtualMachine*>(host))
-    host = vm->get_pm();
-  return host ? host->extension<HostPower>() : nullptr;
+  if (host == nullptr)
+    return nullptr;
+  if (HostPower* hp = host->extension<HostPower>())
+    return hp;
+  const auto* vm = dynamic_cast<const sg4::VirtualMachine*>(host);
+  return vm != nullptr && vm->get_pm() != nullptr ? vm->get_pm()->extension<HostPower>() : nullptr;
 }
 
 void PowerPlugin::record(HostPower& hp)
