@@ -44,7 +44,7 @@ void on_start(const sg4::Exec& exec)
     counts = parts::take_pending_counters(pid);
   const sg4::Host* host = exec.get_host_number() == 1 ? exec.get_host() : nullptr;
   bus().computation_started.publish(ComputationStarted{exec, pid, sg4::Engine::get_clock(), counts ? &*counts : nullptr,
-                                                       polling, host, current_region()});
+                                                       polling, host, current_region(pid)});
 }
 
 void on_completion(const sg4::Activity& activity)

@@ -35,7 +35,7 @@ struct IterationBoundary {
   double time;
 };
 
-constexpr uint32_t kNoRegion = UINT32_MAX; // no code region (current_region(), run.hpp)
+constexpr uint32_t kNoRegion = UINT32_MAX; // no code region (current_region(pid), run.hpp)
 
 // A computation (an Exec) started; `pid` is -1 outside an actor. `counters`: the hardware counts
 // of the burst it runs (counters[i] of event counter_events()[i], run.hpp), nullptr when it carries
@@ -48,7 +48,7 @@ struct ComputationStarted {
   const std::vector<double>* counters = nullptr;
   bool polling = false; // SMPI's MPI_Iprobe spin (an Exec named "iprobe"), not a burst of the program
   const simgrid::s4u::Host* host = nullptr; // the host it runs on; nullptr when it spans several
-  uint32_t region = kNoRegion;              // current_region() when it started
+  uint32_t region = kNoRegion;              // current_region(pid) when it started
 };
 
 // A computation the core saw start completed at `end` (its finish time, or now).

@@ -137,11 +137,18 @@ void track_iteration(long pid, uint32_t site, double now)
     bus().iteration_boundaries.publish(IterationBoundary{pid, site, ++r.iteration, now});
 }
 
-void entered(uint32_t site)
+// The calling actor's pid, -1 outside an actor: one lookup of the current actor (a thread-local
+// read through SimGrid's context), where Actor::self() then this_actor::get_pid() did two.
+long self_pid()
 {
-  Calls& c       = calls();
-  c.reporting    = true;
-  const long pid = sg4::this_actor::get_pid();
+  const sg4::Actor* self = sg4::Actor::self();
+  return self != nullptr ? self->get_pid() : -1;
+}
+
+void entered(long pid, uint32_t site)
+{
+  Calls& c    = calls();
+  c.reporting = true;
   position(pid).in_site = site;
   if (c.iterations_on || !bus().mpi_calls.empty()) {
     const double now = sg4::Engine::get_clock();
@@ -305,8 +312,8 @@ uint32_t named_site(const std::string& text)
 
 void enter_site(uint32_t site)
 {
-  if (sg4::Actor::self() != nullptr)
-    entered(site);
+  if (const long pid = self_pid(); pid >= 0)
+    entered(pid, site);
 }
 
 uint32_t pending_site(long pid)
@@ -321,12 +328,12 @@ uint32_t previous_site(long pid)
 
 } // namespace parts
 
-uint32_t current_region()
+uint32_t current_region(long pid)
 {
   Calls& c = calls();
-  if (!c.reporting || sg4::Actor::self() == nullptr)
+  if (!c.reporting || pid < 0)
     return kNoRegion;
-  const Position& p = position(sg4::this_actor::get_pid());
+  const Position& p = position(pid);
   return c.table.region(p.last_site, p.in_site);
 }
 
@@ -352,16 +359,21 @@ bool calls_reported()
 // the calling rank's actor; `caller` is the return address into the application.
 extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
 {
-  if (!haec::core::passive() && sg4::Actor::self() != nullptr)
-    haec::core::entered(haec::core::intern(function, caller));
+  using namespace haec::core;
+  if (passive())
+    return;
+  if (const long pid = self_pid(); pid >= 0)
+    entered(pid, intern(function, caller));
 }
 
 extern "C" void haec_suite_mpi_exit(void)
 {
   using namespace haec::core;
-  if (passive() || sg4::Actor::self() == nullptr)
+  if (passive())
     return;
-  const long pid      = sg4::this_actor::get_pid();
+  const long pid = self_pid();
+  if (pid < 0)
+    return;
   Position& p         = position(pid);
   const uint32_t site = p.in_site;
   p.last_site         = site;

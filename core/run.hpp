@@ -46,9 +46,9 @@ int sole_rank_on(const simgrid::s4u::Host* host);
 // The rank of an actor (its SMPI "rank" property), -1 for other actors; cached by pid.
 int rank_of(long pid);
 
-// The region of a computation the calling actor starts now (the code between its last MPI call
-// and the one it is in; open-ended outside a call). kNoRegion without call reports.
-uint32_t current_region();
+// The region of a computation actor `pid` starts now (the code between its last MPI call and the
+// one it is in; open-ended outside a call). kNoRegion without call reports or outside an actor (-1).
+uint32_t current_region(long pid);
 const std::string& region_text(uint32_t region);
 const std::string& site_text(uint32_t site);
 // True once MPI calls are reported (PMPI layer or replay): regions and messages are observed.

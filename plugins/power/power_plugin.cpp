@@ -449,9 +449,7 @@ void PowerPlugin::on_computation_ended(const core::ComputationEnded& e)
 
 void PowerPlugin::on_host_change(const sg4::Host& host)
 {
-  if (dynamic_cast<const sg4::VirtualMachine*>(&host))
-    return;
-  HostPower* hp = host.extension<HostPower>();
+  HostPower* hp = host.extension<HostPower>(); // physical hosts only: a VM has none
   if (!hp)
     return;
   const double now = sg4::Engine::get_clock();
