@@ -3,8 +3,9 @@
 // Fed by dvfs_plugin.cpp from SimGrid signals and the suite's MPI call reports; no SimGrid
 // include here so the bookkeeping stays testable in isolation.
 #pragma once
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
-#include <unordered_map>
 
 namespace haec::dvfs {
 
@@ -41,7 +42,8 @@ public:
   void new_iteration() { seen_.clear(); }
 
 private:
-  std::unordered_map<uint32_t, uint32_t> seen_;
+  // Open addressing: one probe per computation, and no node allocated again each iteration.
+  absl::flat_hash_map<uint32_t, uint32_t> seen_;
 };
 
 } // namespace haec::dvfs
