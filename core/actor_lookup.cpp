@@ -10,14 +10,11 @@
 // --cfg=haec/actor-lookup:simgrid, and when actors run in parallel threads (contexts/nthreads > 1).
 #include "core_parts.hpp"
 #include "run.hpp"
+#include "simgrid_symbol.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
 #include <xbt/config.hpp>
 
-#include <dlfcn.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -25,16 +22,6 @@ namespace {
 #define HAEC_GET_ACTOR_BY_PID "_ZN7simgrid6kernel10EngineImpl16get_actor_by_pidEl"
 
 using Lookup = void* (*)(void*, long); // EngineImpl::get_actor_by_pid(aid_t): this, pid
-
-Lookup simgrid_lookup()
-{
-  void* f = dlsym(RTLD_NEXT, HAEC_GET_ACTOR_BY_PID);
-  if (f == nullptr) {
-    std::fprintf(stderr, "haec: cannot find SimGrid's %s (%s)\n", HAEC_GET_ACTOR_BY_PID, dlerror());
-    std::exit(2);
-  }
-  return reinterpret_cast<Lookup>(f);
-}
 
 // Namespace-scope state, not function statics: the lookup runs for every request SMPI builds.
 // Plain pointers (valid before any static initialiser runs), set when the run starts and never
@@ -58,7 +45,7 @@ void forget(long pid)
 [[gnu::noinline]] void* look_up(void* engine, long pid)
 {
   if (real_lookup == nullptr)
-    real_lookup = simgrid_lookup();
+    real_lookup = haec::core::simgrid_symbol<Lookup>(HAEC_GET_ACTOR_BY_PID);
   void* actor = real_lookup(engine, pid);
   const auto p = static_cast<size_t>(pid);
   if (cached != nullptr && actor != nullptr && pid >= 0 && !(p < ended->size() && (*ended)[p])) {

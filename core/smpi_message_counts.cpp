@@ -5,13 +5,10 @@
 // same: tests/integration/test_speedups_same_results.sh compares runs with SimGrid alone and with
 // --cfg=haec/message-ids:simgrid, which sends every call back to SMPI's own maps.
 #include "message_counts.hpp"
+#include "simgrid_symbol.hpp"
 
 #include <xbt/config.hpp>
 
-#include <dlfcn.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 namespace {
@@ -25,26 +22,16 @@ namespace {
 #define HAEC_COUNT_RECEIVED HAEC_COMM_SYMBOL("33increment_received_messages_countEiii")
 #define HAEC_CONSTRUCTOR HAEC_COMM_SYMBOL("C1EPNS0_5GroupESt10shared_ptrINS0_4TopoEEbi")
 
-template <typename Function> Function simgrid_function(const char* symbol)
-{
-  void* f = dlsym(RTLD_NEXT, symbol);
-  if (f == nullptr) {
-    std::fprintf(stderr, "haec: cannot find SimGrid's %s (%s)\n", symbol, dlerror());
-    std::exit(2);
-  }
-  return reinterpret_cast<Function>(f);
-}
-
 using Get = unsigned (*)(void*, int, int, int);
 using Count = void (*)(void*, int, int, int);
 using Constructor = void (*)(void*, void*, void*, bool, int);
 
 // SMPI's own four accessors, the ones our definitions below take the place of.
 struct SmpiCounts {
-  Get sent = simgrid_function<Get>(HAEC_GET_SENT);
-  Count count_sent = simgrid_function<Count>(HAEC_COUNT_SENT);
-  Get received = simgrid_function<Get>(HAEC_GET_RECEIVED);
-  Count count_received = simgrid_function<Count>(HAEC_COUNT_RECEIVED);
+  Get sent = haec::core::simgrid_symbol<Get>(HAEC_GET_SENT);
+  Count count_sent = haec::core::simgrid_symbol<Count>(HAEC_COUNT_SENT);
+  Get received = haec::core::simgrid_symbol<Get>(HAEC_GET_RECEIVED);
+  Count count_received = haec::core::simgrid_symbol<Count>(HAEC_COUNT_RECEIVED);
 };
 
 // SMPI's own maps when --cfg=haec/message-ids:simgrid, and when actors run in parallel threads
@@ -110,7 +97,7 @@ void haec_increment_received_messages_count(void* comm, int src, int dst, int ta
 // so its address is handed on untouched.
 void haec_comm_constructor(void* comm, void* group, void* topology, bool smp, int id)
 {
-  static const Constructor real = simgrid_function<Constructor>(HAEC_CONSTRUCTOR);
+  static const Constructor real = haec::core::simgrid_symbol<Constructor>(HAEC_CONSTRUCTOR);
   if (!smpi_counts())
     table().forget(comm);
   real(comm, group, topology, smp, id);

@@ -12,12 +12,10 @@
 // smpi/display-allocs) lists the requests still registered, so with it every request is
 // registered at construction again; also with --cfg=haec/request-handles:simgrid and when actors
 // run in parallel threads (contexts/nthreads > 1).
+#include "simgrid_symbol.hpp"
+
 #include <xbt/config.hpp>
 
-#include <dlfcn.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <typeinfo>
@@ -29,16 +27,6 @@ namespace {
 constexpr const char* kRequestType = "N7simgrid4smpi7RequestE"; // typeid(simgrid::smpi::Request).name()
 
 using Member = int (*)(void*);
-
-Member simgrid_member(const char* symbol)
-{
-  void* f = dlsym(RTLD_NEXT, symbol);
-  if (f == nullptr) {
-    std::fprintf(stderr, "haec: cannot find SimGrid's %s (%s)\n", symbol, dlerror());
-    std::exit(2);
-  }
-  return reinterpret_cast<Member>(f);
-}
 
 // Requests are registered at construction as SMPI does, when something needs them all registered.
 bool register_every_request()
@@ -77,7 +65,7 @@ int haec_f2c_c2f(void* object) asm(HAEC_C2F);
 
 int haec_f2c_add_f(void* object)
 {
-  static const Member real = simgrid_member(HAEC_ADD_F);
+  static const Member real = haec::core::simgrid_symbol<Member>(HAEC_ADD_F);
   if (!asked_by_c2f && is_request(object) && !register_every_request())
     return -1; // no handle yet (F2C's own "none"): c2f will register it if Fortran asks
   return real(object);
@@ -85,7 +73,7 @@ int haec_f2c_add_f(void* object)
 
 int haec_f2c_c2f(void* object)
 {
-  static const Member real = simgrid_member(HAEC_C2F);
+  static const Member real = haec::core::simgrid_symbol<Member>(HAEC_C2F);
   asked_by_c2f = true;
   const int id = real(object);
   asked_by_c2f = false;
