@@ -26,6 +26,7 @@ const platform::Topology* loaded_topology(); // platform_loader.cpp: nullptr for
 // Started by run_context.cpp once the settings are validated: before the plugins...
 void start_calls(); // mpi_calls.cpp: regions, events.csv, iteration boundaries
 void start_actor_lookup(); // actor_lookup.cpp: SimGrid's actors by pid, cached
+void start_simgrid_accessors(); // simgrid_accessors.cpp: the engine and the current context, read directly
 // ... and after them, when their subscriptions are known.
 void connect_computations(); // computations.cpp
 void connect_transfers();    // transfers.cpp

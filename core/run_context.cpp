@@ -112,6 +112,7 @@ void start_run()
                    [](const Plugin& a, const Plugin& b) { return a.order < b.order; });
   try {
     parts::start_actor_lookup();
+    parts::start_simgrid_accessors();
     parts::start_calls();
     parts::start_traffic_stats();
     parts::start_counters();

@@ -112,6 +112,10 @@ std::vector<Setting> core_settings_rows()
                   "How SimGrid finds an actor by its pid: cached (in a vector, once found; core/actor_lookup.cpp) or "
                   "simgrid (in SimGrid's map of every actor, each time)",
                   "cached", settings::one_of({"cached", "simgrid"}, "actor lookup")},
+          Setting{"haec/simgrid-accessors",
+                  "How SimGrid's engine and current context are found: direct (their variables read directly; "
+                  "core/simgrid_accessors.cpp) or simgrid (through SimGrid's Engine::get_instance and Context::self)",
+                  "direct", settings::one_of({"direct", "simgrid"}, "SimGrid accessors")},
           Setting{"haec/transfer-observation",
                   "How the network transfers of a run without a link model or per-message routes are observed: "
                   "auto (at their completion, from SimGrid's network action; core/network_action_view.hpp) or "

@@ -6,7 +6,9 @@
 #    not benchmarked so that times are exact), and a replay of lu_like, every action's time logged.
 #    The same for MPI requests' Fortran handles given when Fortran asks (core/smpi_request_handles.cpp)
 #    against SMPI's own, at construction (--cfg=haec/request-handles:simgrid), and for actors found
-#    by pid in a vector (core/actor_lookup.cpp; --cfg=haec/actor-lookup:simgrid); SMPI's leak report
+#    by pid in a vector (core/actor_lookup.cpp; --cfg=haec/actor-lookup:simgrid), and for SimGrid's
+#    engine and current context read directly (core/simgrid_accessors.cpp;
+#    --cfg=haec/simgrid-accessors:simgrid), each defined by the suite in SimGrid's place; SMPI's leak report
 #    (smpi/list-leaks) still counts the requests a program never frees (fault_cases leak).
 # 2. jemalloc in a replay's simulator (haec run --allocator) gives the same result files as
 #    glibc's malloc; it is preloaded only in replays and summary.json names it.
@@ -25,11 +27,12 @@ emulate -wrapper "env LD_PRELOAD=$suite" > haec-ids.out
 emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/message-ids:simgrid > simgrid-ids.out
 emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/request-handles:simgrid > simgrid-handles.out
 emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/actor-lookup:simgrid > simgrid-actors.out
+emulate -wrapper "env LD_PRELOAD=$suite" --cfg=haec/simgrid-accessors:simgrid > simgrid-accessors.out
 grep -q "Simulated time" simgrid.out || { cat simgrid.out; fail "emulation: no simulated time"; }
-for other in haec-ids simgrid-ids simgrid-handles simgrid-actors; do
+for other in haec-ids simgrid-ids simgrid-handles simgrid-actors simgrid-accessors; do
   cmp -s simgrid.out "$other.out" || { diff simgrid.out "$other.out" | head; fail "emulation: $other differs"; }
 done
-echo "emulation: identical 5 ways ($(grep -o 'Simulated time.*' simgrid.out | head -1))"
+echo "emulation: identical 6 ways ($(grep -o 'Simulated time.*' simgrid.out | head -1))"
 
 # 1b. Replay: every action with its simulated time.
 replay() {
@@ -41,14 +44,22 @@ replay -wrapper "env LD_PRELOAD=$suite" > replay-haec-ids.out
 replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/message-ids:simgrid > replay-simgrid-ids.out
 replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/request-handles:simgrid > replay-simgrid-handles.out
 replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/actor-lookup:simgrid > replay-simgrid-actors.out
+replay -wrapper "env LD_PRELOAD=$suite" --cfg=haec/simgrid-accessors:simgrid > replay-simgrid-accessors.out
 actions=$(grep -c "smpi_replay/VERBOSE" replay-simgrid.out || true)
 [ "$actions" -gt 1000 ] || fail "replay: only $actions actions logged"
-for other in replay-haec-ids replay-simgrid-ids replay-simgrid-handles replay-simgrid-actors; do
+for other in replay-haec-ids replay-simgrid-ids replay-simgrid-handles replay-simgrid-actors replay-simgrid-accessors; do
   cmp -s replay-simgrid.out "$other.out" || { diff replay-simgrid.out "$other.out" | head; fail "replay: $other differs"; }
 done
-echo "replay: $actions actions identical 5 ways"
+echo "replay: $actions actions identical 6 ways"
 
-# 1c. SMPI's leak report sees the requests fault_cases leak never frees, with the suite as without.
+# 1c. The suite really defines those SimGrid functions (else the comparisons above compare nothing).
+defined=$(nm -D --defined-only "$suite")
+for symbol in _ZN7simgrid6kernel10EngineImpl16get_actor_by_pidEl _ZN7simgrid4smpi3F2C5add_fEv \
+  _ZN7simgrid3s4u6Engine12get_instanceEv _ZN7simgrid6kernel7context7Context4selfEv; do
+  grep -q " T $symbol\$" <<< "$defined" || fail "the suite does not define $symbol"
+done
+
+# 1d. SMPI's leak report sees the requests fault_cases leak never frees, with the suite as without.
 leaks() {
   smpirun "$@" -np 4 -platform cluster.xml -hostfile hostfile --cfg=smpi/list-leaks:5 "$build/bin/fault_cases" leak 2>&1 |
     grep -o "SMPI detected [0-9]* unfreed MPI handles\|[0-9]* leaked handles of type MPI_Request" | tr '\n' ' ' || true
