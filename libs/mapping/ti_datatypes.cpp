@@ -16,11 +16,15 @@ int ti_datatype_size(const std::string& id)
       8,  16, 8,  16, 16, 4,  2,  4,  8,  16, // 40 REAL8 .. 49 INTEGER16
       32, 1,  8,  16, 32, 0,  0,  1,  8,  8,  // 50 LONG_DOUBLE_INT .. 59 COUNT (55 UB, 56 LB)
   };
-  if (id == "-1") // MPI_DATATYPE_NULL
+  // Read for every replayed message: the id's one or two digits are read by hand (no leading
+  // zero, nothing else), as std::stoi would read them once the text is known to be canonical.
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const size_t n = id.size();
+  if (n == 2 && id[0] == '-' && id[1] == '1') // MPI_DATATYPE_NULL
     return 0;
-  if (id.empty() || id.size() > 2 || (id.size() == 2 && id[0] == '0') || id.find_first_not_of("0123456789") != std::string::npos)
+  if (n == 0 || n > 2 || !digit(id[0]) || (n == 2 && (id[0] == '0' || !digit(id[1]))))
     return -1;
-  const int i = std::stoi(id);
+  const int i = n == 1 ? id[0] - '0' : (id[0] - '0') * 10 + (id[1] - '0');
   return i < static_cast<int>(sizeof kSizes / sizeof kSizes[0]) ? kSizes[i] : -1;
 }
 

@@ -29,7 +29,11 @@ void split(std::string_view line, std::vector<std::string>& action)
   auto put = [&](const char* from, size_t len) {
     if (n == action.size())
       action.emplace_back();
-    action[n++].assign(from, len);
+    // The vector is reused line after line: a rank's own number and often the action's name are
+    // already there, and comparing costs less than std::string's general assignment.
+    std::string& token = action[n++];
+    if (token.size() != len || std::memcmp(token.data(), from, len) != 0)
+      token.assign(from, len);
   };
   const char* p   = line.data();
   const char* end = p + line.size();

@@ -71,6 +71,18 @@ TEST(ReplayReader, LongTokensThenShortOnesReuseStrings)
   EXPECT_EQ(ours(text), read_all(text, simgrid_get));
 }
 
+TEST(ReplayReader, RepeatedAndSameLengthTokensAreReadAnew)
+{
+  // A token equal to the one already in place is kept; one of the same length but other bytes,
+  // or a prefix of it, is written.
+  const std::string text = "7 send 1 10 64 0\n7 send 1 10 64 0\n7 recv 2 10 64 0\n7 recv 2 11 6 0\n7 recv 2 11 6 01\n7 s\n";
+  const Actions expected = {{"7", "send", "1", "10", "64", "0"}, {"7", "send", "1", "10", "64", "0"},
+                            {"7", "recv", "2", "10", "64", "0"}, {"7", "recv", "2", "11", "6", "0"},
+                            {"7", "recv", "2", "11", "6", "01"}, {"7", "s"}};
+  EXPECT_EQ(ours(text), expected);
+  EXPECT_EQ(read_all(text, simgrid_get), expected);
+}
+
 TEST(ReplayReader, RandomTracesMatchSimGridsReader)
 {
   std::mt19937 rng(20240611);
