@@ -30,13 +30,19 @@ std::vector<void*>* cached = nullptr; // by pid: the ActorImpl found, null when 
 std::vector<bool>* ended   = nullptr; // by pid: terminated, SimGrid answers
 Lookup real_lookup = nullptr;
 
+// Both vectors cover pid p (they always have the same size).
+void cover(size_t p)
+{
+  if (p >= cached->size()) {
+    cached->resize(p + 1, nullptr);
+    ended->resize(p + 1, false);
+  }
+}
+
 void forget(long pid)
 {
   const auto p = static_cast<size_t>(pid);
-  if (p >= ended->size()) {
-    ended->resize(p + 1, false);
-    cached->resize(p + 1, nullptr);
-  }
+  cover(p);
   (*ended)[p]  = true;
   (*cached)[p] = nullptr;
 }
@@ -49,10 +55,7 @@ void forget(long pid)
   void* actor = real_lookup(engine, pid);
   const auto p = static_cast<size_t>(pid);
   if (cached != nullptr && actor != nullptr && pid >= 0 && !(p < ended->size() && (*ended)[p])) {
-    if (p >= cached->size()) {
-      cached->resize(p + 1, nullptr);
-      ended->resize(p + 1, false);
-    }
+    cover(p);
     (*cached)[p] = actor;
   }
   return actor;

@@ -123,6 +123,9 @@ uint32_t intern(const char* function, const void* caller)
   return r.site;
 }
 
+// What the automatic detector, which goes by a site's id alone, is given for the site's text.
+const std::string kNoSiteText;
+
 // A boundary of the calling rank's iterations, published before the call itself.
 void track_iteration(long pid, uint32_t site, double now)
 {
@@ -132,8 +135,7 @@ void track_iteration(long pid, uint32_t site, double now)
   RankIterations& r = c.ranks[static_cast<size_t>(pid)];
   if (!r.splitter)
     r.splitter = std::make_unique<iterations::IterationSplitter>(c.mode);
-  static const std::string unused; // the automatic detector goes by the site's id alone
-  if (r.splitter->boundary(r.splitter->needs_site_text() ? c.table.site_text(site) : unused, site))
+  if (r.splitter->boundary(r.splitter->needs_site_text() ? c.table.site_text(site) : kNoSiteText, site))
     bus().iteration_boundaries.publish(IterationBoundary{pid, site, ++r.iteration, now});
 }
 

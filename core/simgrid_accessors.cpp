@@ -33,18 +33,12 @@ bool direct = false;
 Accessor simgrid_get_instance = nullptr;
 Accessor simgrid_context_self = nullptr;
 
-[[gnu::noinline]] void* simgrids_engine()
+// SimGrid's own definition of `symbol`, found on first use, called.
+[[gnu::noinline]] void* ask_simgrid(Accessor& simgrids, const char* symbol)
 {
-  if (simgrid_get_instance == nullptr)
-    simgrid_get_instance = haec::core::simgrid_symbol<Accessor>(HAEC_ENGINE_GET_INSTANCE);
-  return simgrid_get_instance(); // creates the engine when there is none yet
-}
-
-[[gnu::noinline]] void* simgrids_context()
-{
-  if (simgrid_context_self == nullptr)
-    simgrid_context_self = haec::core::simgrid_symbol<Accessor>(HAEC_CONTEXT_SELF);
-  return simgrid_context_self();
+  if (simgrids == nullptr)
+    simgrids = haec::core::simgrid_symbol<Accessor>(symbol);
+  return simgrids();
 }
 
 } // namespace
@@ -65,12 +59,12 @@ void* haec_engine_get_instance()
 {
   if (direct && simgrid_engine_instance != nullptr)
     return simgrid_engine_instance;
-  return simgrids_engine();
+  return ask_simgrid(simgrid_get_instance, HAEC_ENGINE_GET_INSTANCE); // creates the engine when there is none yet
 }
 
 void* haec_context_self()
 {
   if (direct)
     return simgrid_current_context;
-  return simgrids_context();
+  return ask_simgrid(simgrid_context_self, HAEC_CONTEXT_SELF);
 }
