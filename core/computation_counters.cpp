@@ -145,9 +145,9 @@ void add_counter_results(Results& results)
 // The PMPI layer's entry point (pmpi/call_reporting.hpp): the calling actor is the rank.
 extern "C" void haec_suite_computation_counters(const char* const* events, const double* counts, int n)
 {
-  if (n <= 0 || sg4::Actor::self() == nullptr)
+  const long pid = haec::core::parts::self_pid();
+  if (n <= 0 || pid < 0)
     return;
-  const long pid = sg4::this_actor::get_pid();
   std::vector<std::string> names(events, events + n);
   std::vector<double> values(counts, counts + n);
   haec::core::parts::set_pending_counters(pid, names, values,

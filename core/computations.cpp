@@ -32,8 +32,7 @@ void mark_started(const sg4::Activity& a, bool on)
 
 void on_start(const sg4::Exec& exec)
 {
-  const sg4::Actor* self = sg4::Actor::self();
-  const long pid         = self != nullptr ? self->get_pid() : -1;
+  const long pid = parts::self_pid();
   mark_started(exec, true);
   // A burst's counters go to the rank's next computation; SMPI's MPI_Iprobe spins (named "iprobe")
   // are not bursts of the program.

@@ -22,6 +22,7 @@ namespace haec::core::parts {
 RunRecord& run_record();
 const std::optional<RunDescription>& run_description();
 const platform::Topology* loaded_topology(); // platform_loader.cpp: nullptr for XML platforms
+long self_pid(); // mpi_calls.cpp: the calling actor's pid, -1 outside an actor
 
 // Started by run_context.cpp once the settings are validated: before the plugins...
 void start_calls(); // mpi_calls.cpp: regions, events.csv, iteration boundaries

@@ -139,14 +139,6 @@ void track_iteration(long pid, uint32_t site, double now)
     bus().iteration_boundaries.publish(IterationBoundary{pid, site, ++r.iteration, now});
 }
 
-// The calling actor's pid, -1 outside an actor: one lookup of the current actor (a thread-local
-// read through SimGrid's context), where Actor::self() then this_actor::get_pid() did two.
-long self_pid()
-{
-  const sg4::Actor* self = sg4::Actor::self();
-  return self != nullptr ? self->get_pid() : -1;
-}
-
 void entered(long pid, uint32_t site)
 {
   Calls& c    = calls();
@@ -260,6 +252,14 @@ bool is_finalize(uint32_t site)
 
 namespace parts {
 
+// One lookup of the current actor (a thread-local read through SimGrid's context), where
+// Actor::self() then this_actor::get_pid() did two.
+long self_pid()
+{
+  const sg4::Actor* self = sg4::Actor::self();
+  return self != nullptr ? self->get_pid() : -1;
+}
+
 void start_calls()
 {
   Calls& c = calls();
@@ -364,7 +364,7 @@ extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
   using namespace haec::core;
   if (passive())
     return;
-  if (const long pid = self_pid(); pid >= 0)
+  if (const long pid = parts::self_pid(); pid >= 0)
     entered(pid, intern(function, caller));
 }
 
@@ -373,7 +373,7 @@ extern "C" void haec_suite_mpi_exit(void)
   using namespace haec::core;
   if (passive())
     return;
-  const long pid = self_pid();
+  const long pid = parts::self_pid();
   if (pid < 0)
     return;
   Position& p         = position(pid);
