@@ -3,6 +3,8 @@
 #include "placement.hpp"
 #include "settings.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <string>
 #include <vector>
 
@@ -47,6 +49,9 @@ struct RunOptions {
 // the suite uses (core/model/core_settings.hpp). Throws InputError; `host_properties` are the
 // haec:* properties the platform's hosts carry (a haec:governor counts as a governor).
 settings::Values run_settings(const RunOptions& o, const std::set<std::string>& host_properties);
+
+// Registers every option of `haec run` on `run` (run_cli_options.cpp), storing into `o`.
+void add_run_options(CLI::App* run, RunOptions& o);
 
 // The --cfg values that are not haec settings, "KEY:VALUE", checked by SimGrid itself.
 std::vector<std::string> simgrid_settings(const RunOptions& o);
