@@ -102,7 +102,7 @@ def main():
     widths = [max(len(str(r[i])) for r in [header] + table) for i in range(len(header))]
     lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths)) for r in [header] + table]
     print()
-    print(f"seed 004 demonstration: lu_like {args.iterations} iterations (counted flops), {args.ranks} ranks, "
+    print(f"demonstration of Ciorba et al. 2014: lu_like {args.iterations} iterations (counted flops), {args.ranks} ranks, "
           f"{args.platform}, one recorded trace replayed six times")
     print("\n".join(lines))
     print("independent check (tests/verify/verify_messages.py): " + rows[0][4])

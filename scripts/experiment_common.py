@@ -48,3 +48,28 @@ def write_summary(out, lines, header, table):
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(table)
+
+
+def provenance(script_start=None):
+    """One Markdown line saying how a results file was made: the command (paths inside the
+    repository relative to it, other absolute paths shortened to their last part, so that no
+    machine's paths are committed under docs/results), the date and the commit."""
+    import datetime
+    import time
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def portable(arg):
+        if not os.path.isabs(arg):
+            return arg
+        if os.path.commonpath([repo, arg]) == repo:
+            return os.path.relpath(arg, repo)
+        return ".../" + os.path.basename(arg.rstrip("/"))
+
+    argv = [os.path.relpath(os.path.abspath(sys.argv[0]), repo)] + [portable(a) for a in sys.argv[1:]]
+    try:
+        commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    took = f", {time.time() - script_start:.0f} s" if script_start else ""
+    return f"Written by `{' '.join(argv)}` on {datetime.date.today().isoformat()} (commit {commit}{took})."

@@ -28,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npb_like_traces  # noqa: E402
+from experiment_common import provenance  # noqa: E402
 
 MAPLIB = ["sweep", "scan", "peano", "hilbert", "gray", "bokhari", "topo-aware", "greedy", "fhgreedy",
           "greedy-allc", "bipartition", "pacmap"]
@@ -246,7 +247,7 @@ def main():
     else:
         cases = run_cases(args, haec, topologies)
     origin = " (tables from the CSV files of an earlier run)" if args.report else ""
-    summary = ["# Mapping study", "", f"`{' '.join(sys.argv)}` ({time.time() - start:.0f} s){origin}", "",
+    summary = ["# Mapping study", "", provenance(start) + origin, "",
                "## auto against the best MapLib/Scotch strategy (hop-bytes) per case", ""]
     summary += goal_table(cases)
     summary += ["", "## Hop-bytes relative to auto (geometric mean over workloads and sizes)", ""]

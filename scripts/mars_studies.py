@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from experiment_common import fresh_directory, run  # noqa: E402
+from experiment_common import fresh_directory, provenance, run  # noqa: E402
 
 FAST_NODE = "speed=1000Tf,wattage=90:100:200"  # one pstate; --power needs a profile (links.csv)
 POLICIES = ["static", "round-robin", "random", "adaptive"]
@@ -162,7 +162,7 @@ def main():
     ind = indirect_study(haec, traces, out, shape)
     write(out, "indirect.csv", ind_header, ind)
 
-    text = [f"Fat tree {shape['fat_tree']}, {shape['ranks']} ranks:", ""]
+    text = [provenance(), "", f"Fat tree {shape['fat_tree']}, {shape['ranks']} ranks:", ""]
     text += markdown(ft_header, ft, ["{}", "{}", "{}", "{:.6f}", "{:.3f}", "{:.0f}"] + ["{:.1f}"] * shape["levels"])
     text += ["", f"Indirect routing, {shape['hier']}, {shape['ranks']} ranks on racks 0 and 1:", ""]
     text += markdown(ind_header, ind, ["{}", "{}", "{}", "{:.6f}", "{:.3f}", "{:.2f}", "{:.0f}"])

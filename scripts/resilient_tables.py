@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from experiment_common import provenance  # noqa: E402
+
 MODELS = ["dor_r", "pnc_r", "ncd_r"]
 TOPOLOGIES = ["mesh", "torus"]
 MAPPINGS = ["xyz", "min-md"]
@@ -106,9 +109,10 @@ def main():
 
     md, failures, checked = [], [], []
     md.append(f"# Resilient models on LU-like and BT-like ({ranks} ranks, {a.dims} mesh and torus)\n")
+    md.append(provenance() + "\n")
     md.append(f"Loss {a.loss} per link, preset `{a.preset}`, Gemini-like links (9.375 GB/s, 1.27 us), "
               f"{a.iters} iterations, trace replay. Mean transfer time per message size (us), "
-              "as seed 001 Tables 3-6; sizes with fewer than 100 messages are left out.\n")
+              "as Pfennig et al. 2016, Tables 3-6; sizes with fewer than 100 messages are left out.\n")
     mean = {(r["app"], r["topology"], r["mapping"], r["model"], r["bytes"]): (r["mean_transfer_us"], r["count"]) for r in rows}
     for app in app_commands(a.build, a.iters):
         for topo in TOPOLOGIES:

@@ -225,7 +225,7 @@ Campaign read_campaign(const std::string& file)
   Reader r{file, fs::absolute(file).parent_path()};
   const json j = r.parse(read_file(file, "campaign file"));
   if (!j.is_object())
-    r.fail("is not a JSON object", "see README.md, section Campaigns");
+    r.fail("is not a JSON object", "see docs/guide/campaigns.md");
   for (const auto& [key, v] : j.items())
     if (key != "app" && key != "trace" && key != "run" && key != "axes" && key != "name" && key != "description")
       r.fail("unknown key '" + key + "'", "use app or trace, run, axes, name, description");

@@ -151,7 +151,7 @@ void add_campaign_command(CLI::App& app)
   campaign->require_subcommand(1);
   auto* run = campaign->add_subcommand("run", "Run every run of a campaign file not finished yet into DIR/runs, "
                                               "then write DIR/results.csv");
-  run->add_option("file", o->file, "Campaign file (JSON, README.md section Campaigns)")->required();
+  run->add_option("file", o->file, "Campaign file (JSON; docs/guide/campaigns.md)")->required();
   run->add_option("--out", o->out, "Campaign directory (results.csv, runs/, logs/)")->required();
   run->add_option("-j,--jobs", o->jobs, "Runs at a time (default: the number of cores)")
       ->check(CLI::PositiveNumber);

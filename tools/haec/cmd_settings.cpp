@@ -2,6 +2,9 @@
 // one the suite declares its flags from and haec run validates with.
 #include "commands.hpp"
 #include "core_settings.hpp"
+#include "input_error.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 
@@ -38,15 +41,46 @@ void list(bool keys_only)
   }
 }
 
+// The same table for programs (the manual's reference page is generated from it).
+void list_json()
+{
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (auto const& s : core::settings_table().rows()) {
+    nlohmann::ordered_json needs = nlohmann::ordered_json::array();
+    for (auto const& n : s.needs)
+      needs.push_back({{"key", n.key}, {"values", n.values}});
+    rows.push_back({{"key", s.key},
+                    {"default", s.default_value},
+                    {"description", s.description},
+                    {"option", s.option},
+                    {"set_by_option_only", s.reserved},
+                    {"needs", needs},
+                    {"needs_text", needs_text(s)},
+                    {"host_property", s.host_property}});
+  }
+  std::printf("%s\n", rows.dump(2).c_str());
+}
+
 } // namespace
 
 void add_settings_command(CLI::App& app)
 {
   auto keys_only = std::make_shared<bool>(false);
+  auto format    = std::make_shared<std::string>("text");
   auto* cmd      = app.add_subcommand("settings", "List every --cfg haec/... setting: default, description, the haec "
                                                   "run option that sets it and what it needs to have an effect");
   cmd->add_flag("--keys", *keys_only, "Only the keys, one per line");
-  cmd->callback([keys_only] { list(*keys_only); });
+  cmd->add_option("--format", *format, "text, or json: one object per setting (key, default, description, option, "
+                                       "needs), for programs")
+      ->capture_default_str();
+  cmd->callback([keys_only, format] {
+    if (*format == "json")
+      list_json();
+    else if (*format == "text")
+      list(*keys_only);
+    else
+      throw InputError("--format " + *format, "unknown format", "use text or json");
+  });
 }
 
 } // namespace haec::cli

@@ -1,4 +1,5 @@
 // haec: the command-line front end of haec-smpi.
+#include "cli_reference.hpp"
 #include "commands.hpp"
 #include "input_error.hpp"
 #include "process.hpp"
@@ -7,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 
 namespace haec::cli {
 int& exit_code()
@@ -33,6 +35,12 @@ int main(int argc, char** argv)
   haec::cli::add_calibrate_command(app);
   haec::cli::add_settings_command(app);
   haec::cli::add_campaign_command(app);
+  haec::cli::add_manual_footers(app);
+  // The command tree for the manual's reference page (docs/_ext/haec_reference.py).
+  if (argc == 2 && std::string(argv[1]) == "--help-json") {
+    haec::cli::print_help_json(app);
+    return 0;
+  }
   // smpirun spells the rank count "-np"; CLI11 would read it as "-n p".
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i)

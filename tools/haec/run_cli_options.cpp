@@ -21,7 +21,7 @@ void add_run_options(CLI::App* run, RunOptions& o)
                   "Communication matrix for the communication-aware strategies and the mapping metrics: a "
                   "traffic_matrix.csv, a MapLib *.size.csv / *.count.csv or a TI trace");
   run->add_option("--seed", o.seed, "Seed of the random mapping (a non-negative integer)")->capture_default_str();
-  run->add_option("--link", o.link, "Link model: none (SimGrid's own), dor or pnc (seed 004 Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
+  run->add_option("--link", o.link, "Link model: none (SimGrid's own), dor or pnc (Ciorba et al. 2014, Eq. 1-2), dor_r, pnc_r or ncd_r (resilient, under packet loss)")
       ->capture_default_str();
   run->add_option("--routing", o.routing,
                   "Route of each message on hierarchical platforms (several shortest paths, indirect=N): static, "
