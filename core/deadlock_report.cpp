@@ -1,7 +1,7 @@
 // A deadlock is a failed run, not a result: when SimGrid finds that no rank can progress
 // (Engine::on_deadlock), print one line naming every blocked rank and the MPI call it waits in,
 // mark summary.json failed, and end the simulator with exit status 4 once the results are written
-// (README "Errors and failures"). What a rank waits in comes from what the core already knows:
+// (docs/guide/errors.md). What a rank waits in comes from what the core already knows:
 // the call reported by the PMPI layer (haec_suite_mpi_enter, plus haec_suite_mpi_peer for the
 // peer and tag) in emulation, the replayed action ("MPI_Recv@trace:1:0": peer, tag) in replay.
 // Only runs that write results (haec/out) are changed; a bare preload stays a no-op.

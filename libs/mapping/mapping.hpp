@@ -47,7 +47,7 @@ std::string strategy_list();            // "xyz, block-xyz, ..." for help texts 
 bool needs_matrix(Strategy s);          // communication-aware: needs --traffic
 bool needs_target(Strategy s);          // needs Request::target (everything beyond the seed-004 four)
 
-// Secondary objective of `auto` after hop-bytes (README: Mappings).
+// Secondary objective of `auto` after hop-bytes (docs/guide/mappings.md).
 enum class AutoObjective { Time, Energy };
 
 struct Request {

@@ -1,4 +1,4 @@
-// Every figure `haec map` reports for a mapping (README: Mappings): seed 004's message counts plus
+// Every figure `haec map` reports for a mapping (docs/guide/mappings.md): seed 004's message counts plus
 // hop-bytes, dilation, link load and the wireless share. Pure: cmd_map and the run record both call
 // compute_mapping_metrics. A figure the inputs cannot give is absent, never 0: without
 // target.hops (an XML platform too large for its route table) no hop figure is given.

@@ -1,5 +1,5 @@
-// A simulated run's result files (events.csv, messages.csv, power.csv; README.md "Result
-// directory") as per-location event streams for the OTF2 export. Pure: the OTF2 writing is in
+// A simulated run's result files (events.csv, messages.csv, power.csv; docs/reference/
+// result-files.md) as per-location event streams for the OTF2 export. Pure: the OTF2 writing is in
 // tools/haec/trace_otf2.cpp.
 #pragma once
 #include <cstdint>

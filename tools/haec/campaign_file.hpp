@@ -1,6 +1,6 @@
 // A campaign file (JSON): one program or trace, fixed `haec run` options and axes to sweep. It
 // expands into runs, each a `haec run` argument list, named by a stable id so a re-run finds the
-// runs it already finished. Format: README.md, section "Campaigns".
+// runs it already finished. Format: docs/guide/campaigns.md.
 #pragma once
 #include <map>
 #include <string>

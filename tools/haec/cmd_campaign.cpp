@@ -1,4 +1,4 @@
-// `haec campaign run FILE --out DIR` and `haec campaign report DIR` (README.md, "Campaigns").
+// `haec campaign run FILE --out DIR` and `haec campaign report DIR` (docs/guide/campaigns.md).
 // Every run of the campaign passes haec run's own checks before anything is written.
 #include "atomic_file.hpp"
 #include "campaign_exec.hpp"

@@ -573,7 +573,7 @@ int simulate(const RunOptions& o, Plan& p)
 
 int run_simulation(RunOptions o)
 {
-  InterruptHandlers interrupts; // README "Errors and failures": 130/143, nothing left behind
+  InterruptHandlers interrupts; // docs/guide/errors.md: 130/143, nothing left behind
   Plan p = prepare(o);
   return simulate(o, p);
 }

@@ -47,7 +47,7 @@ mapping::CommMatrix read_comm_matrix(const std::string& path);
 // Metrics as JSON text and as a short printable block (seed 004's counts, as in summary.json).
 std::string metrics_json(const mapping::Metrics& m);
 std::string metrics_text(const mapping::Metrics& m);
-// Everything `haec map` writes into metrics.json (README: Mappings).
+// Everything `haec map` writes into metrics.json (docs/guide/mappings.md).
 std::string mapping_metrics_json(const Placement& p, const PlacementOptions& opt, const ResolvedPlatform& platform,
                                  const mapping::MappingMetrics* metrics, const mapping::ModelCosts* costs);
 std::string mapping_metrics_text(const mapping::MappingMetrics& m);

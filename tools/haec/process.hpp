@@ -1,6 +1,6 @@
 // Runs a child program (smpirun, smpicc, `haec run` under `haec trace record`) with extra
 // environment and its output sent to files, in a process group of its own, so that an interrupted
-// or killed `haec` never leaves a simulator running (README "Errors and failures").
+// or killed `haec` never leaves a simulator running (docs/guide/errors.md).
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
-// What `haec run` says and keeps when the simulation did not succeed (README "Errors and
-// failures"): exit 2 for bad input the simulator found, 3 when the simulation failed (the program
+// What `haec run` says and keeps when the simulation did not succeed (docs/guide/errors.md):
+// exit 2 for bad input the simulator found, 3 when the simulation failed (the program
 // crashed, returned non-zero, called MPI_Abort, or SimGrid aborted), 4 for a deadlock.
 #pragma once
 #include "process.hpp"

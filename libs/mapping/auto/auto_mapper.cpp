@@ -1,4 +1,4 @@
-// auto: our mapper (README: Mappings). It uses what the other strategies ignore:
+// auto: our mapper (docs/guide/mappings.md). It uses what the other strategies ignore:
 //  1. Starts: every oblivious order (round-robin and, with several ranks per node, blocks of
 //     consecutive ranks along each order), min-md, MapLib's aware strategies and Scotch; those that
 //     decline (size limits) are skipped. To stay within seconds at thousands of ranks, Bokhari
