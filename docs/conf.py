@@ -43,5 +43,7 @@ html_theme_options = {
 }
 html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
 html_show_sourcelink = False
+# "--routing" stays two hyphens (option names), not an en dash.
+smartquotes = False
 # Build dates would make two builds of the same sources differ.
 html_last_updated_fmt = None

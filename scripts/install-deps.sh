@@ -14,7 +14,8 @@ packages=(build-essential gfortran cmake pkg-config libsimgrid-dev nlohmann-json
           libjemalloc2 # haec run --allocator: the malloc of a replay's simulator (faster than glibc's at scale)
           libabsl-dev # Abseil's flat hash maps: the core's per-message tables (core/model)
           python3-scipy # scripts/dvfs_float_lp.py: the least energy that keeps a run's makespan (linear program)
-          chromium slurm-wlm) # haec campaign: the report test loads the page; the Slurm executor test starts a local Slurm
+          chromium slurm-wlm # haec campaign: the report test loads the page; the Slurm executor test starts a local Slurm
+          python3-sphinx python3-myst-parser) # the manual (docs/): Sphinx with Markdown pages; its browser test uses chromium
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -52,26 +52,45 @@ def _campaign_file(repo, work):
     return path
 
 
+# Names that depend on the platform: a pstate's column, a platform.json link type.
+GLOBAL_PLACEHOLDERS = {r"re:^pstate\d+_s$": "pstate<N>_s", r"re:^links\.\w+$": "links.<type>",
+                       r"re:^collective_algorithms\.\w+$": "collective_algorithms.<collective>"}
+
+# A two-host SimGrid cluster whose hosts carry SimGrid's own power properties.
+XML_CLUSTER = """<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="h" suffix="" radical="0-1" speed="1Gf,0.5Gf" core="2" bw="1.25GBps" lat="1.5us">
+    <prop id="wattage_per_state" value="90:100:150,90:95:120"/>
+    <prop id="wattage_off" value="10"/>
+  </cluster>
+</platform>
+"""
+
+
 # Each sample: (group, directory it writes, the haec arguments, placeholders). A placeholder maps
 # a value that depends on the sample (a host, an event, an axis) to the name the catalogue uses.
 def samples(repo, build, work):
     lu16 = _lu16(repo)
-    hosts = {f"node-{x}-{y}-{z}": "<host>" for x in range(2) for y in range(2) for z in range(2)}
-    cluster_hosts = {f"node-{i}": "<host>" for i in range(4)}
+    xml = os.path.join(work, "cluster.xml")
+    with open(xml, "w") as f:
+        f.write(XML_CLUSTER)
     return [
         ("run", "replay", ["run", "--platform", "haec-box:2x2x2", "--link", "dor", "--replay", lu16,
                            "--power-series", "--governor", "ondemand", "--messages", "--events",
-                           "--snapshot-period", "1ms", "-q"], hosts),
-        ("run", "emulation", ["run", "--platform", "cluster:2", "-np", "2", "--power", "-q",
-                              "--cfg", "smpi/simulate-computation:no", "--",
-                              os.path.join(build, "bin", "pingpong")], {"node-0": "<host>", "node-1": "<host>"}),
+                           "--snapshot-period", "1ms", "-q"], {}),
+        ("run", "emulation", ["run", "--platform", xml, "-np", "2", "--power", "-q", "--",
+                              os.path.join(build, "bin", "pingpong")], {}),
         ("run", "counters", ["run", "--platform", "haec-box:2x2x2", "--replay", _annotated_trace(repo, work), "-q"],
-         {"PAPI_TOT_INS": "<EVENT>", "PAPI_L3_TCM": "<EVENT>"}),
+         {"re:PAPI_TOT_INS|PAPI_L3_TCM": "<EVENT>"}),
         ("run", "balance", ["run", "--platform", "cluster:4,cores=1", "--oversubscribe", "--replay", lu16,
-                            "--balance", "greedy", "--every", "1", "--power", "-q"], cluster_hosts),
-        ("run", "resilient", ["run", "--platform", "haec-box:2x2x2", "--link", "pnc_r", "--replay", lu16, "-q"], hosts),
+                            "--balance", "greedy", "--every", "1", "--power", "-q"], {}),
+        ("run", "resilient", ["run", "--platform", "haec-box:2x2x2", "--link", "pnc_r", "--replay", lu16,
+                              "--governor", "lagrange", "-q"], {}),
+        ("run", "routing", ["run", "--platform", "hierarchical:2x2x4,indirect=1", "--routing", "adaptive",
+                            "--replay", lu16, "--governor", "performance", "--cfg", "smpi/allreduce:rdb", "-q"], {}),
         ("map", "map", ["map", "--platform", "haec-box:2x2x2", "-np", "16", "--map", "auto",
-                        "--traffic", lu16], hosts),
+                        "--traffic", lu16], {}),
         ("campaign", "campaign", ["campaign", "run", _campaign_file(repo, work), "--jobs", "1"],
          {"platform": "<axis>", "map": "<axis>"}),
     ]
@@ -96,21 +115,27 @@ def _fields(path, kind, placeholders):
     """The names a file carries: a CSV's header, a JSON object's top-level keys."""
     def named(name):
         for value, placeholder in placeholders.items():
-            if name == value:
+            if value.startswith("re:"):
+                name = re.sub(value[3:], placeholder, name)
+            elif name == value:
                 return placeholder
-        for value, placeholder in placeholders.items():
-            if placeholder.startswith("<") and value in name:
-                return name.replace(value, placeholder)
         return name
 
     if kind == "csv":
         with open(path, newline="") as f:
             header = next(csv.reader(f), [])
         return [named(h) for h in header]
-    if kind == "json":
+    if kind == "json":  # the top-level keys, and one level into objects ("mapping.strategy")
         with open(path) as f:
             data = json.load(f)
-        return [named(k) for k in data] if isinstance(data, dict) else []
+        if not isinstance(data, dict):
+            return []
+        keys = []
+        for k, v in data.items():
+            keys.append(named(k))
+            if isinstance(v, dict):
+                keys += [named(f"{k}.{sub}") for sub in v]
+        return keys
     return []
 
 
@@ -147,14 +172,10 @@ def collect(repo, build):
                 fields = written.setdefault(group, {}).setdefault(rel, set())
                 path = os.path.join(out, rel)
                 if os.path.isfile(path):
-                    fields.update(_fields(path, _kind(rel), placeholders))
+                    fields.update(_fields(path, _kind(rel), {**GLOBAL_PLACEHOLDERS, **placeholders}))
         return written
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def _matches(described, actual):
-    return described == actual
 
 
 def check(catalogue, written):
@@ -187,7 +208,6 @@ def render(catalogue, written):
     out = []
     for group in catalogue["groups"]:
         out += [f"## {group['title']}", "", group["intro"], ""]
-        seen = written.get(group["id"], {})
         for entry in group["files"]:
             out += [f"### {entry['name']}", "", f"*Written*: {entry['when']}.", "", entry["what"], ""]
             fields = entry.get("columns") or entry.get("keys")
@@ -195,11 +215,8 @@ def render(catalogue, written):
                 continue
             heading = "column" if "columns" in entry else "key"
             out += [f"| {heading} | meaning |", "|---|---|"]
-            order = list(fields)
-            if "columns" in entry and entry["name"] in seen and not entry.get("keep_catalogue_order"):
-                pass
-            for field in order:
-                out.append(f"| `{field}` | {' '.join(fields[field].split()).replace('|', chr(92) + '|')} |")
+            for field, meaning in fields.items():
+                out.append(f"| `{field}` | {' '.join(meaning.split()).replace('|', chr(92) + '|')} |")
             out.append("")
     return "\n".join(out)
 

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Fails when a committed file under docs/ (or README.md, CHANGELOG.md) names a path of some
 machine: an absolute path outside the system directories every Debian machine has (/usr, /etc,
-/proc, ...), e.g. /home/me/haec/build or /tmp/tmp.x1/run. Such paths mean nothing to a reader.
+/proc, ...), such as a home, scratch or temporary directory. Such paths mean nothing to a reader.
 
-    check_machine_paths.py SOURCE_DIR      the committed files (git ls-files), or every file
+    check_machine_paths.py SOURCE_DIR      the committed files and those git would add (git ls-files), or every file
                                            when SOURCE_DIR is not a git checkout
     check_machine_paths.py --self-test     shows that the check finds what it must
 """
@@ -24,7 +24,8 @@ def machine_paths(line):
 
 def committed_files(source):
     try:
-        out = subprocess.run(["git", "-C", source, "ls-files", "-z", "--", "docs", "README.md", "CHANGELOG.md"],
+        out = subprocess.run(["git", "-C", source, "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                              "--", "docs", "README.md", "CHANGELOG.md"],
                              capture_output=True, check=True).stdout.decode()
         return [f for f in out.split("\0") if f]
     except (OSError, subprocess.CalledProcessError):
@@ -51,7 +52,9 @@ def check(source):
 
 
 def self_test():
-    must = ["see /home/ana/haec/build/bin", "`/tmp/tmp.Xy1/run`", "(/work/main/build/x)", "at /scratch/u/x"]
+    # Built from parts, so that this file does not carry the paths it must find.
+    must = [f"see /{d}/ana/haec/build/bin" for d in ("home", "root")] + \
+           [f"`/{'tmp'}/tmp.Xy1/run`", f"(/{'work'}/main/build/x)", f"at /{'scratch'}/u/x"]
     must_not = ["/usr/bin/python3 x", "/proc/sys/kernel/perf_event_paranoid", "https://simgrid.org/a/b",
                 "docs/results/perf", "~/.cache/haec", "(d_s + d_r)/2", "8/s_p", "$HAEC/build/bin",
                 "/sys/class/powercap", "bytes/s", "`/`"]

@@ -92,7 +92,7 @@ def steps(path):
             line_no, command = first + k, body[k][2:]
             while command.endswith("\\") and k + 1 < len(body):
                 k += 1
-                command = command[:-1] + "\n" + body[k]
+                command = command + "\n" + body[k]  # bash reads backslash-newline as a continuation
             k += 1
             expected = []
             while k < len(body) and not body[k].startswith("$ "):

@@ -15,7 +15,7 @@ namespace {
 const std::map<std::string, std::pair<std::string, std::string>>& manual_pages()
 {
   static const std::map<std::string, std::pair<std::string, std::string>> pages = {
-      {"haec", {"index", "the manual's start page"}},
+      {"haec", {"index", "its start page"}},
       {"haec run", {"guide/running", "User guide > Running simulations"}},
       {"haec platform", {"guide/platforms", "User guide > Platforms"}},
       {"haec map", {"guide/mappings", "User guide > Mappings"}},
@@ -34,8 +34,10 @@ const std::map<std::string, std::pair<std::string, std::string>>& manual_pages()
 std::string command_path(const CLI::App* app)
 {
   std::string path;
-  for (const CLI::App* a = app; a != nullptr; a = a->get_parent())
-    path = a->get_name() + (path.empty() ? "" : " " + path);
+  for (const CLI::App* a = app; a != nullptr; a = a->get_parent()) {
+    const std::string name = a->get_parent() == nullptr ? "haec" : a->get_name(); // the root has no name
+    path = name + (path.empty() ? "" : " " + path);
+  }
   return path;
 }
 
@@ -102,7 +104,7 @@ nlohmann::ordered_json command_json(const CLI::App* app)
   j["description"] = app->get_description();
   j["manual_page"] = page_of(app).first;
   j["manual_title"] = page_of(app).second;
-  j["passes_extra_arguments"] = app->get_allow_extras();
+  j["passes_extra_arguments"] = app->get_allow_extras() || app->get_prefix_command();
   nlohmann::ordered_json options = nlohmann::ordered_json::array();
   for (const CLI::Option* o : app->get_options())
     if (o->get_lnames() != std::vector<std::string>{"help"})
