@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README command 2 (and .ci/run): install what is missing, build, run every test.
-#   scripts/test.sh          the default suite (ctest: unit, integration, bad_inputs, determinism),
+#   scripts/test.sh          the default suite (ctest: unit, integration, bad_inputs, faults,
+#                            determinism, architecture, docs: the manual built and its tutorials run),
 #                            then the quality gates: the ASan+UBSan build with its tests
 #                            (scripts/test-asan.sh) and a 10 s smoke run of every fuzz target
 #   scripts/test.sh --quick  the default suite only
