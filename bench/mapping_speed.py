@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Speed of every `haec map` strategy on 4096 ranks (the issue's target: <= 10 s each on 16x16x16).
+"""Speed of every `haec map` strategy on 4096 ranks (target: <= 10 s each on 16x16x16).
 
     mapping_speed.py [--build build] [--platform torus:16x16x16] [--pattern stencil|lu] [--repeats 5]
                      [--strategies a,b,...]

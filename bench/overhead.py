@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The suite's own overhead against SimGrid alone, as a user runs it (issue: performance, part 1).
+"""The suite's own overhead against SimGrid alone, as a user runs it.
 
     bench/overhead.py BUILD [--iterations 40] [--pairs 5] [--modes replay,emulation] [--callgrind]
 

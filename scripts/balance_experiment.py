@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load-balancing experiment (issue: load balancing; thesis 002 Table 9.8, docs/MODELS.md §6).
+"""Load-balancing experiment (Heinrich 2019, Table 9.8; docs/MODELS.md §6).
 
 64 ranks of apps/stencil_imbalance on 16 single-core taurus-node hosts (--preset taurus: 12-core
 nodes), 4 consecutive ranks per node, recorded once, replayed without balancing and with GreedyLB and RefineLB every k

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""DVFS governor experiment (issue: DVFS governors; thesis 002 §9.4.1, docs/MODELS.md §5).
+"""DVFS governor experiment (Heinrich 2019, §9.4.1; docs/MODELS.md §5).
 
 16 ranks of apps/stencil_imbalance on 16 taurus-like nodes (one rank per node): the program runs
 once under SMPI and is recorded as a time-independent trace; the trace is replayed with every

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Receding-horizon plan, simulated offline (plugins/dvfs/README.md, issue 21 part 1, "lagrange_plan").
+"""Receding-horizon plan, simulated offline (plugins/dvfs/README.md, "A coordinated plan").
 
 Reads dvfs_float_graph.json and summary.json of a performance run made with
 --cfg haec/dvfs/params:peer_float=1 (the graph of scripts/dvfs_float_lp.py). For each iteration i

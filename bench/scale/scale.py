@@ -24,7 +24,7 @@ differs, as its network model is not DOR. Bare SimGrid is smpirun -replay as a u
 (smpi/host-speed:1Gf, network/crosstraffic:0, surf/precision:1e-13) and, with --allreduce, the
 same smpi/allreduce.
 Targets (4096 ranks): >= 100,000 transfers per second of CPU time, i.e. 2.5x bare SimGrid 3.32 (the
-issue measured 40,000 for bare), also checked as a ratio against the bare run measured here; peak RSS
+target was set when bare measured 40,000), also checked as a ratio against the bare run measured here; peak RSS
 <= 1 GiB; makespan equal to 1e-9. Work files and traces: BUILD/bench-scale/ (traces kept and reused).
 """
 import argparse
@@ -232,7 +232,7 @@ def print_row(ranks, r, variants):
 
 
 def targets(r, variants):
-    """The issue's targets at 4096 ranks, printed for every variant. Met when haec run as a user runs it
+    """The targets at 4096 ranks, printed for every variant. Met when haec run as a user runs it
     (a variant with glibc's malloc or its own allreduce is a comparison, not haec run's default) meets
     them all."""
     met = False
