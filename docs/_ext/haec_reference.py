@@ -104,14 +104,17 @@ def settings(build):
         title = "General" if group == "haec" else group + "/..."
         out.append(f"## {title}")
         out.append("")
-        out.append("| key | default | set by | needs | description |")
-        out.append("|---|---|---|---|---|")
+        out.append("| key | default | description |")
+        out.append("|---|---|---|")
         for r in groups[group]:
-            via = code(r["option"]) if r["option"] else ""
+            text = r["description"].rstrip(".") + "."
             if r["set_by_option_only"]:
-                via += " only"
-            out.append(f"| {code(r['key'])} | {cell(code(r['default']))} | {via} | "
-                       f"{cell(r['needs_text'])} | {cell(r['description'])} |")
+                text += f" Set by `haec run {r['option']}` only." if r["option"] else " Set by `haec run` only."
+            elif r["option"]:
+                text += f" `haec run {r['option']}` sets it."
+            if r["needs_text"]:
+                text += f" Needs {r['needs_text']}."
+            out.append(f"| {code(r['key'])} | {cell(code(r['default']))} | {cell(text)} |")
         out.append("")
     return "\n".join(out)
 
