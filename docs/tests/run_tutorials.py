@@ -3,12 +3,13 @@
 command prints what the page shows.
 
     run_tutorials.py --build BUILD --source SOURCE_DIR PAGE.md [--keep]
+    run_tutorials.py --self-test SOURCE_DIR BUILD     shows that the checks can fail
 
 A runnable block is a fenced code block right after the line `<!-- haec-run -->`. Its lines that
 start with `$ ` are commands (a line ending in a backslash continues on the next one); the other
 lines are the output the command must print, in that order, among its other lines (stdout and
-stderr together; runs of spaces compare equal; `...` inside a line matches anything, a line `...`
-alone any number of lines). A last output line `(exit status N)` expects that status; otherwise a
+stderr together; runs of spaces compare equal; `...` inside a line matches anything, with the
+spaces around it, and a line `...` alone any number of lines). A last output line `(exit status N)` expects that status; otherwise a
 command must exit 0. A fenced block right after `<!-- haec-file: NAME -->` is written to NAME
 before the commands that follow it run.
 
@@ -123,7 +124,8 @@ def matches(expected, actual):
         e = normal(e)
         if e == "...":
             continue
-        pattern = re.compile("^" + ".*".join(re.escape(part) for part in e.split("...")) + "$")
+        # "..." matches anything, the spaces around it included ("a ... b" matches "a b").
+        pattern = re.compile("^" + ".*".join(re.escape(part) for part in re.split(r" ?\.\.\. ?", e)) + "$")
         while pos < len(actual) and not pattern.match(normal(actual[pos])):
             pos += 1
         if pos == len(actual):
@@ -195,7 +197,36 @@ def sh(text):
     return "'" + text.replace("'", "'\\''") + "'"
 
 
+SELF_TEST_PAGES = {
+    # page text -> the exit status run_page must return
+    "<!-- haec-file: a.txt -->\n```\nhello world\n```\n\n<!-- haec-run -->\n```console\n"
+    "$ cat a.txt\nhello ... world\n$ export X=1\n$ echo $X; \\\n  echo two\n1\ntwo\n"
+    "$ false\n(exit status 1)\n```\n": 0,
+    "<!-- haec-run -->\n```console\n$ echo one\nother\n```\n": 1,   # output that does not appear
+    "<!-- haec-run -->\n```console\n$ echo a; echo b\nb\na\n```\n": 1,  # lines out of order
+    "<!-- haec-run -->\n```console\n$ false\n```\n": 1,              # an unexpected exit status
+    "no runnable block\n": 2,
+}
+
+
+def self_test(source, build):
+    """Shows that the runner passes what it must and fails what it must."""
+    wrong = []
+    with tempfile.TemporaryDirectory() as d:
+        for n, (text, want) in enumerate(SELF_TEST_PAGES.items()):
+            page = os.path.join(d, f"page{n}.md")
+            with open(page, "w") as f:
+                f.write(text)
+            got = run_page(page, source, build, False)
+            if got != want:
+                wrong.append(f"page {n}: exit {got}, expected {want}")
+    print("self-test " + ("FAILED: " + "; ".join(wrong) if wrong else "passed"))
+    return 1 if wrong else 0
+
+
 def main():
+    if sys.argv[1:2] == ["--self-test"] and len(sys.argv) == 4:
+        return self_test(os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True)
     ap.add_argument("--source", required=True)
