@@ -359,6 +359,19 @@ bool calls_reported()
 
 // Called by our PMPI library (weak references there) at each MPI call's entry and exit, from
 // the calling rank's actor; `caller` is the return address into the application.
+//
+// The announcement comes first, while SMPI still benchmarks the application's code (so it only
+// notes the call): the computation SMPI charges right after it, at the call's start, is then in
+// the region that ends at this call. The entry follows once SMPI's benchmark has stopped.
+extern "C" void haec_suite_mpi_announce(const char* function, const void* caller)
+{
+  using namespace haec::core;
+  if (passive())
+    return;
+  if (const long pid = parts::self_pid(); pid >= 0)
+    position(pid).in_site = intern(function, caller);
+}
+
 extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
 {
   using namespace haec::core;

@@ -1,8 +1,6 @@
 // Call reporting: see call_reporting.hpp.
 #include "call_reporting.hpp"
 
-#include "counting.hpp"
-
 #include <dlfcn.h>
 
 #include <vector>
@@ -78,11 +76,12 @@ void bind_suite()
     s.peer = bound<PeerSink>(haec_suite_mpi_peer, "haec_suite_mpi_peer");
   if (s.counters == nullptr)
     s.counters = bound<CountersSink>(haec_suite_computation_counters, "haec_suite_computation_counters");
-  if (s.enter == nullptr || s.exit == nullptr) {
-    s.enter = bound<EnterSink>(haec_suite_mpi_enter, "haec_suite_mpi_enter");
-    s.exit  = bound<ExitSink>(haec_suite_mpi_exit, "haec_suite_mpi_exit");
-    if (s.enter == nullptr || s.exit == nullptr)
-      s.enter = nullptr, s.exit = nullptr;
+  if (s.enter == nullptr || s.exit == nullptr || s.announce == nullptr) {
+    s.enter    = bound<EnterSink>(haec_suite_mpi_enter, "haec_suite_mpi_enter");
+    s.exit     = bound<ExitSink>(haec_suite_mpi_exit, "haec_suite_mpi_exit");
+    s.announce = bound<EnterSink>(haec_suite_mpi_announce, "haec_suite_mpi_announce");
+    if (s.enter == nullptr || s.exit == nullptr || s.announce == nullptr)
+      s.enter = nullptr, s.exit = nullptr, s.announce = nullptr;
   }
 }
 
@@ -128,7 +127,6 @@ Call::Call(Fn f, const void* caller) : rank(world_rank())
 {
   ReportState& s = report_state();
   s.calls.count(rank, f);
-  counting_call_entry(rank, fn_name(f)); // the burst's counters, before the entry that ends it
   if (s.enter != nullptr) {
     s.enter(fn_name(f), caller);
     entered_ = true;
@@ -139,7 +137,6 @@ Call::~Call()
 {
   if (entered_)
     report_state().exit();
-  counting_call_exit(rank); // the next burst starts as the call returns
 }
 
 Polling::Polling() : sink_(report_state().poll)

@@ -20,6 +20,10 @@ extern "C" void haec_suite_polling(int polling) __attribute__((weak));
 // application), and leaves it. Code regions are keyed by these sites.
 extern "C" void haec_suite_mpi_enter(const char* function, const void* caller) __attribute__((weak));
 extern "C" void haec_suite_mpi_exit(void) __attribute__((weak));
+// The calling rank is about to enter that call: the computation SMPI charges next (at the call's
+// start, own_work.hpp) ends there. Called just before SMPI's benchmark stops, so it must be cheap;
+// haec_suite_mpi_enter follows once it has stopped.
+extern "C" void haec_suite_mpi_announce(const char* function, const void* caller) __attribute__((weak));
 // The calling rank's hardware counters over the computation burst that ends at the MPI call it is
 // entering (counts[i] of events[i], PAPI's counts), called just before haec_suite_mpi_enter of that
 // call; the core attaches them to the rank's next computation (counter-based power, counters.csv).
@@ -36,6 +40,7 @@ namespace haec::pmpi {
 using MessageSink = void (*)(int, int, unsigned long long);
 using PollSink    = void (*)(int);
 using EnterSink   = void (*)(const char*, const void*);
+using AnnounceSink = EnterSink;
 using ExitSink    = void (*)();
 using PeerSink    = void (*)(int, int);
 using CountersSink = void (*)(const char* const*, const double*, int);
@@ -62,6 +67,7 @@ struct ReportState {
   PollSink poll    = nullptr;
   EnterSink enter  = nullptr;
   ExitSink exit    = nullptr;
+  AnnounceSink announce = nullptr; // bound with enter and exit: all three or none
   PeerSink peer    = nullptr;
   CountersSink counters = nullptr; // haec_suite_computation_counters (counting.cpp)
   std::unordered_map<MPI_Request, PersistentSend> persistent;

@@ -147,10 +147,14 @@ void hand_over(int rank, const char* function)
     rec->counters(rank, counts);
 }
 
-void counting_call_entry(int rank, const char* function)
+int counting_call_entry(const char* function)
 {
-  if (counting().enabled && pause(rank))
+  if (!counting().enabled)
+    return -1;
+  const int rank = world_rank();
+  if (pause(rank))
     hand_over(rank, function);
+  return rank;
 }
 
 void counting_report()
@@ -165,7 +169,7 @@ void counting_report()
 
 void counting_call_exit(int rank)
 {
-  if (counting().enabled)
+  if (rank >= 0 && counting().enabled)
     resume(rank);
 }
 

@@ -14,9 +14,10 @@ void open_counting();
 // After it: the rank's counting starts.
 void start_counting(int world_size, int rank);
 
-// Around each MPI call: entry ends the rank's burst (counts reported), exit starts the next one.
-// `function` names the call in the end-of-run report of interleaved bursts.
-void counting_call_entry(int rank, const char* function);
+// Around each MPI call (own_work.hpp): entry ends the calling rank's burst (counts reported) and
+// returns its world rank (-1 when not counting), exit starts the rank's next burst. `function`
+// names the call in the end-of-run report of interleaved bursts. Not counting: one flag test each.
+int counting_call_entry(const char* function);
 void counting_call_exit(int rank);
 
 // At the last MPI_Finalize: one line on stderr when some bursts were interleaved with other ranks'

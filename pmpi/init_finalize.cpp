@@ -76,11 +76,17 @@ void on_finalize()
 
 namespace wrap {
 
+// SMPI's MPI_Init_thread calls MPI_Init, which reaches this layer again when it is preloaded:
+// only the outermost call starts the rank.
 int Init(const void* caller, int* argc, char*** argv)
 {
   static const auto next = next_function("MPI_Init", &PMPI_Init);
+  AfterInit own;
+  if (!own.outermost())
+    return next(argc, argv);
   open_counting(); // before SMPI starts benchmarking the rank's code
-  const int rc           = next(argc, argv);
+  const int rc = next(argc, argv);
+  own.initialized(rc);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init, caller);
   return rc;
@@ -89,20 +95,29 @@ int Init(const void* caller, int* argc, char*** argv)
 int Init_thread(const void* caller, int* argc, char*** argv, int required, int* provided)
 {
   static const auto next = next_function("MPI_Init_thread", &PMPI_Init_thread);
+  AfterInit own;
+  if (!own.outermost())
+    return next(argc, argv, required, provided);
   open_counting(); // before SMPI starts benchmarking the rank's code
-  const int rc           = next(argc, argv, required, provided);
+  const int rc = next(argc, argv, required, provided);
+  own.initialized(rc);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init_thread, caller);
   return rc;
 }
 
-int Finalize(const void* caller)
+// SimGrid's MPI_Finalize ends SMPI's benchmark for good: the trace files are written after it.
+int Finalize(OwnWork& own)
 {
   static const auto next = next_function("MPI_Finalize", &PMPI_Finalize);
-  Call call(Fn::Finalize, caller);
+  if (!own.outermost())
+    return next();
+  Call call(Fn::Finalize, own.caller());
   on_finalize();
   Recording rec(call.rank, false);
+  own.resume();
   const int rc = next();
+  own.finalized();
   rec.done();
   if (rec)
     finish_recording(call.rank);
