@@ -55,11 +55,11 @@ grep -q "compute" t-plain/ring.txt_files/rank-0.txt || fail "the Fortran trace h
 echo "recording: the same traces with and without the burn"
 
 # Counters: where PAPI counts here.
-if "$haec" run --platform cluster:2 -np 2 --counters PAPI_TOT_INS --out probe --quiet -- "$app" --iters 1 > /dev/null 2>&1 &&
+if "$haec" run --platform cluster:2 -np 2 --counters perf::TASK-CLOCK --out probe --quiet -- "$app" --iters 1 > /dev/null 2>&1 &&
   [ -f probe/counters.csv ]; then
-  same_with_burn counters "${run[@]}" --counters PAPI_TOT_INS -- "$app" "${args[@]}"
+  same_with_burn counters "${run[@]}" --counters perf::TASK-CLOCK -- "$app" "${args[@]}"
 else
-  echo "counters: PAPI cannot count on this machine, not checked"
+  echo "counters: PAPI cannot count perf::TASK-CLOCK here, not checked"
 fi
 
 # Positive control: the same time burnt by the application itself is charged (>= 90 % of it, in

@@ -205,8 +205,8 @@ void check_power_profiles(const RunOptions& o, const ResolvedPlatform& platform)
 }
 
 // --counters: the events are opened here, on the machine the simulator will count on, so that a
-// bad list stops the run before anything is written. Where PAPI cannot count (no CPU PMU) the run
-// goes on without counters after one line; the simulator gets no HAEC_COUNTERS then.
+// bad list stops the run before anything is written. Where PAPI cannot count them (no CPU PMU) the
+// option would do nothing: that is an error too (exit 2; a campaign sweeping machines leaves it out).
 std::string checked_counters(const RunOptions& o, const Plan& p)
 {
   if (o.counters.empty())
@@ -218,12 +218,8 @@ std::string checked_counters(const RunOptions& o, const Plan& p)
   const std::vector<std::string> events = papi::parse_event_list(o.counters, v);
   if (!events.empty())
     papi::open_event_set(events, o.counters, v);
-  if (v.kind == papi::Verdict::BadInput)
+  if (v.kind == papi::Verdict::BadInput || v.kind == papi::Verdict::CannotCount)
     throw InputError(v.input, v.problem, v.fix);
-  if (v.kind == papi::Verdict::CannotCount) {
-    std::fprintf(stderr, "haec: %s: %s; %s\n", v.input.c_str(), v.problem.c_str(), v.fix.c_str());
-    return "";
-  }
   return o.counters;
 }
 

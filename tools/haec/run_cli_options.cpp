@@ -1,5 +1,6 @@
 // The command-line options of `haec run` (CLI11), declared in one place for the command itself
 // and for check_run_arguments (campaigns check a run's arguments before starting it).
+#include "input_error.hpp"
 #include "mapping.hpp"
 #include "run_options.hpp"
 
@@ -49,7 +50,13 @@ void add_run_options(CLI::App* run, RunOptions& o)
                   "Coefficients of --power-model counters (JSON; haec calibrate power --counters writes it)");
   run->add_option("--governor", o.governor,
                   "DVFS governor of every host (implies --power): performance, powersave, ondemand, conservative, "
-                  "adagio, adagio-improved, lagrange, mix (plugins/dvfs/README.md)");
+                  "adagio, adagio-improved, lagrange, mix (plugins/dvfs/README.md)")
+      ->each([](const std::string& v) { // an empty name is not "no governor"
+        if (v.empty())
+          throw InputError("--governor ''", "names no governor",
+                           "give one of performance, powersave, ondemand, conservative, adagio, adagio-improved, "
+                           "lagrange, mix, or leave --governor out");
+      });
   run->add_option("--iterations", o.iterations,
                   "Iteration boundaries for DVFS and balancing: auto, marker, site:SITE, every:K:MPI_Function")
       ->capture_default_str();
