@@ -80,6 +80,9 @@ const simgrid::s4u::Link* link_of_id(uint32_t id);
 void add_results_writer(std::function<void(Results& results)> writer);
 
 // --- ending a run -------------------------------------------------------------------------
+// The program's buffered output, before the process ends without running its exit handlers: the C
+// library's streams and a Fortran program's units (libgfortran buffers them itself).
+void flush_program_output();
 // A setting (or its file) is unusable: "haec: <message>" and exit 2, before anything runs.
 [[noreturn]] void reject_setting(const std::string& message);
 // The simulation cannot go on or its results are wrong: "haec: <message>" and exit 3.

@@ -13,9 +13,12 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -213,6 +216,30 @@ int rank_of(long pid)
   return rank;
 }
 
+namespace {
+
+// libgfortran's FLUSH without a unit (all units), found in whichever libgfortran the program loaded.
+int flush_fortran(dl_phdr_info* info, size_t, void*)
+{
+  if (info->dlpi_name == nullptr || std::strstr(info->dlpi_name, "libgfortran") == nullptr)
+    return 0;
+  if (void* lib = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD)) {
+    using Flush = void (*)(int*);
+    if (auto flush = reinterpret_cast<Flush>(dlsym(lib, "_gfortran_flush_i4")))
+      flush(nullptr);
+    dlclose(lib);
+  }
+  return 1;
+}
+
+} // namespace
+
+void flush_program_output()
+{
+  dl_iterate_phdr(flush_fortran, nullptr);
+  std::fflush(nullptr);
+}
+
 void reject_setting(const std::string& message)
 {
   std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
@@ -220,7 +247,7 @@ void reject_setting(const std::string& message)
   // From inside a rank (an input found bad while it runs: a trace's counters), SimGrid's exit
   // handler would abort the process since the ranks did not finalize, hiding the status.
   if (sg4::Actor::self() != nullptr) {
-    std::fflush(stdout);
+    flush_program_output();
     std::_Exit(2);
   }
   std::exit(2);

@@ -147,7 +147,7 @@ void on_simulation_end()
     fail_run("cannot write the results: " + std::string(e.what()));
   }
   if (!failed.what.empty()) {
-    std::fflush(nullptr);
+    flush_program_output(); // a Fortran program's units too: its last lines explain the failure
     std::_Exit(failed.status);
   }
 }
