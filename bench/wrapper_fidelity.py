@@ -32,10 +32,21 @@ import sys
 import time
 
 TARGET = 0.01
-APPS = {  # name: (source in apps/, ranks, platform, arguments)
-    "short_bursts": ("short_bursts.c", 2, "cluster:2", ["--iters", "8000"]),
-    "lu_like": ("lu_like.c", 8, "cluster:8", ["6"]),
+APPS = {  # name: (source in apps/, ranks, arguments)
+    "short_bursts": ("short_bursts.c", 2, ["--iters", "8000"]),
+    "lu_like": ("lu_like.c", 8, ["6"]),
 }
+# One XML cluster for every side, so that plain smpirun runs on the same platform as haec run.
+CLUSTER_XML = """<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="h" suffix="" radical="0-{last}" speed="2.3Gf,1.8Gf,1.2Gf" core="12"
+           bw="1.25GBps" lat="1.5us" loopback_bw="100GBps" loopback_lat="10ns">
+    <prop id="wattage_per_state" value="92.75:114.62:174.38,91.0:108.0:150.0,90.0:100.0:125.0"/>
+    <prop id="wattage_off" value="10"/>
+  </cluster>
+</platform>
+"""
 CONFIGS = {"plain": ["--link", "none"], "dvfs": ["--link", "dor", "--power", "--governor", "ondemand"],
            "counters": ["--link", "none"]}
 
@@ -72,9 +83,9 @@ def without_suite(command_txt):
 
 
 class Program:
-    def __init__(self, name, haec_bin, smpicc_bin, ranks, platform, args):
+    def __init__(self, name, haec_bin, smpicc_bin, ranks, args):
         self.name, self.haec_bin, self.smpicc_bin = name, haec_bin, smpicc_bin
-        self.ranks, self.platform, self.args = ranks, platform, args
+        self.ranks, self.args = ranks, args
 
 
 class Bench:
@@ -82,16 +93,24 @@ class Bench:
         self.build, self.source, self.work = build, source, work
         self.haec = os.path.join(build, "bin", "haec")
 
-    def compile(self, name, source, ranks, platform, args):
+    def platform(self, ranks):
+        """(XML platform, hostfile) of a cluster of `ranks` nodes, one rank per node."""
+        xml, hosts = os.path.join(self.work, f"cluster{ranks}.xml"), os.path.join(self.work, f"hosts{ranks}")
+        open(xml, "w").write(CLUSTER_XML.format(last=ranks - 1))
+        open(hosts, "w").write("".join(f"h{i}\n" for i in range(ranks)))
+        return xml, hosts
+
+    def compile(self, name, source, ranks, args):
         src = os.path.join(self.source, "apps", source)
         h, s = os.path.join(self.work, name + "-haec"), os.path.join(self.work, name + "-smpicc")
         run([self.haec, "cc", "-O2", "-o", h, src, "-lm"], os.path.join(self.work, name + "-haec-cc.log"))
         run(["smpicc", "-O2", "-o", s, src, "-lm"], os.path.join(self.work, name + "-smpicc.log"))
-        return Program(name, h, s, ranks, platform, args)
+        return Program(name, h, s, ranks, args)
 
     def haec_run(self, p, binary, flags, out, record=False):
         head = [self.haec, "trace", "record"] if record else [self.haec, "run"]
-        argv = head + ["--platform", p.platform, "-np", str(p.ranks), "--simgrid", "debian"] + flags
+        xml, hosts = self.platform(p.ranks)
+        argv = head + ["--platform", xml, "--hostfile", hosts, "-np", str(p.ranks), "--simgrid", "debian"] + flags
         if record:
             argv += ["--out", os.path.join(out, "trace.txt"), "--keep-run", os.path.join(out, "run"), "--force"]
         else:
@@ -176,7 +195,7 @@ def main():
             sys.exit(f"wrapper_fidelity: --external {spec}: give NAME:HAEC_BINARY:SMPICC_BINARY[:RANKS[:ARGS]] "
                      "of two existing programs")
         ranks = int(f[3]) if len(f) > 3 and f[3] else 8
-        programs.append(Program(f[0], os.path.abspath(f[1]), os.path.abspath(f[2]), ranks, f"cluster:{ranks}",
+        programs.append(Program(f[0], os.path.abspath(f[1]), os.path.abspath(f[2]), ranks,
                                 shlex.split(f[4]) if len(f) > 4 else []))
     configs = [c for c in args.configs.split(",") if c]
     print(f"wrapper fidelity: {args.pairs} alternated pairs per comparison; makespan ratios (target 1.00 +- "

@@ -25,24 +25,39 @@ void read_debug_paths(ReportState& s)
     s.sizes_path = p;
 }
 
+int world_size()
+{
+  int n = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// Right after the real MPI_Init, before SMPI's benchmark stops: the rank's trace starts, so that the
+// computation SMPI may charge when it stops (the few instructions since its MPI_Init returned) is in
+// it. Once per rank; what follows is not charged.
+void start_trace(int rc)
+{
+  if (rc != MPI_SUCCESS)
+    return;
+  start_recording(world_size());
+  start_recording_rank(world_rank());
+}
+
 // After the real MPI_Init: tables sized, the suite bound, the call counted and reported (entered
-// and left at once: regions start there), the rank's trace started.
+// and left at once: regions start there).
 void on_init(Fn f, const void* caller)
 {
   ReportState& s = report_state();
-  int n          = 0;
-  PMPI_Comm_size(MPI_COMM_WORLD, &n);
+  const int n    = world_size();
   {
     std::lock_guard<std::mutex> lock(s.mu);
     s.calls.ensure_ranks(n);
     s.world_size = n;
     read_debug_paths(s);
   }
-  start_recording(n);
   bind_suite();
   const int rank = world_rank();
   s.calls.count(rank, f);
-  start_recording_rank(rank);
   if (s.enter != nullptr) {
     s.enter(fn_name(f), caller);
     s.exit();
@@ -86,6 +101,7 @@ int Init(const void* caller, int* argc, char*** argv)
     return next(argc, argv);
   open_counting(); // before SMPI starts benchmarking the rank's code
   const int rc = next(argc, argv);
+  start_trace(rc);
   own.initialized(rc);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init, caller);
@@ -100,6 +116,7 @@ int Init_thread(const void* caller, int* argc, char*** argv, int required, int* 
     return next(argc, argv, required, provided);
   open_counting(); // before SMPI starts benchmarking the rank's code
   const int rc = next(argc, argv, required, provided);
+  start_trace(rc);
   own.initialized(rc);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init_thread, caller);
@@ -117,8 +134,8 @@ int Finalize(OwnWork& own)
   Recording rec(call.rank, false);
   own.resume();
   const int rc = next();
-  own.finalized();
   rec.done();
+  own.finalized();
   if (rec)
     finish_recording(call.rank);
   return rc;

@@ -37,18 +37,34 @@ void TiRecorder::push(Rank& r, const std::string& text)
   r.lines.push_back(std::to_string(r.rank) + " " + text);
 }
 
-// The time since the previous action: its computations first, then what remains as a sleep.
+// The time before the call whose actions follow: its computations first, then what remains as a
+// sleep. Computations SMPI charged after the call's end (leave) are the next gap's.
 void TiRecorder::flush(Rank& r)
 {
-  if (r.flops > 0 && !r.counts.empty())
-    r.lines.push_back(trace::format_counter_annotation(r.rank, {counter_events_, r.counts}));
-  if (r.flops > 0)
-    push(r, "compute " + ti_number(r.flops));
+  if (r.in_call) // every computation so far ran before the call's end
+    make_due(r);
+  if (r.due_flops > 0 && !r.due_counts.empty())
+    r.lines.push_back(trace::format_counter_annotation(r.rank, {counter_events_, r.due_counts}));
+  if (r.due_flops > 0)
+    push(r, "compute " + ti_number(r.due_flops));
   if (r.sleep > kMinSleep)
     push(r, "sleep " + ti_number(r.sleep));
-  r.flops = r.sleep = 0;
-  r.counts.clear();
-  r.awaiting.clear();
+  r.due_flops = r.sleep = 0;
+  r.due_counts.clear();
+  r.awaiting.clear(); // counts handed over that no computation took (below smpi/cpu-threshold)
+}
+
+// What ran so far becomes due: it is written before the actions of the call that just ended.
+void TiRecorder::make_due(Rank& r)
+{
+  r.due_flops += r.flops;
+  r.flops = 0;
+  if (!r.counts.empty()) {
+    r.due_counts.resize(r.counts.size(), 0.0);
+    for (size_t i = 0; i < r.counts.size(); ++i)
+      r.due_counts[i] += r.counts[i];
+    r.counts.clear();
+  }
 }
 
 void TiRecorder::counter_events(const std::vector<std::string>& events)
@@ -71,6 +87,7 @@ void TiRecorder::init(int rank, double now)
   push(*r, "init");
   r->last_exit = now;
   r->in_call   = false;
+  make_due(*r);
 }
 
 void TiRecorder::enter(int rank, double now)
@@ -100,6 +117,7 @@ void TiRecorder::leave(int rank, double now, bool timed)
   }
   r->last_exit = now;
   r->in_call   = false;
+  make_due(*r);
 }
 
 void TiRecorder::computation_started(int rank, double flops)
@@ -223,6 +241,7 @@ void TiRecorder::finalize(int rank)
   Rank* r = at(rank);
   if (!r)
     return;
+  make_due(*r);
   flush(*r);
   push(*r, "finalize");
   r->finalized = true;

@@ -82,6 +82,10 @@ private:
     double last_exit = 0, entered = 0;
     double flops = 0, sleep = 0;                      // not written yet
     std::vector<double> counts;                       // hardware counters not written yet
+    // What ran up to the last call's end, written before that call's actions: SMPI may charge a
+    // computation right after a call returns, which belongs to the next gap (flops, counts above).
+    double due_flops = 0;
+    std::vector<double> due_counts;
     std::vector<double> awaiting;                     // counts handed over, no computation since
     double seconds_outside = 0, seconds_inside = 0;   // computation time between / inside calls
     bool in_call = false, running_inside = false, finalized = false;
@@ -90,6 +94,7 @@ private:
   };
   Rank* at(int rank);
   void flush(Rank& r);
+  void make_due(Rank& r);
   void push(Rank& r, const std::string& text);
 
   std::vector<Rank> ranks_;
