@@ -1,14 +1,15 @@
 /* short_bursts: many short computations between small MPI calls, the case where anything an MPI
  * layer adds per call shows in the emulated time (bench/wrapper_fidelity.py).
  *
- *   short_bursts [--iters N] [--work W] [--test-every K] [--burn-us U]
+ *   short_bursts [--iters N] [--work W] [--test-every K] [--burn-us U] [--wtime-every K]
  *
  * Each rank, N times (default 20000): W passes (default 40, about 3 us) of real floating-point
  * work over a small array, then an 8-byte MPI_Sendrecv with its ring neighbours; every K-th
  * iteration (default 4; 0: never) an extra 8-byte exchange posted with MPI_Irecv/MPI_Isend and
  * completed by polling MPI_Test. Rank 0 prints `short_bursts iterations=N ranks=R checksum=C`.
  * --burn-us U burns U microseconds of this rank's CPU time per iteration in its own code (tests:
- * SMPI charges it). A bad option makes rank 0 print one line and the program exit with status 2. */
+ * SMPI charges it). --wtime-every K calls MPI_Wtime half-way through the work of every K-th
+ * iteration (SMPI charges the work so far there and pauses the rank for smpi/wtime). A bad option makes rank 0 print one line and the program exit with status 2. */
 #include "app_start.h"
 
 #include <mpi.h>
@@ -49,7 +50,8 @@ static void burn(double us)
 
 static void usage(FILE* out)
 {
-  fprintf(out, "usage: short_bursts [--iters N (>=1)] [--work W (>=0)] [--test-every K (>=0)] [--burn-us U (>=0)]\n");
+  fprintf(out, "usage: short_bursts [--iters N (>=1)] [--work W (>=0)] [--test-every K (>=0)] [--burn-us U (>=0)] "
+               "[--wtime-every K (>=0)]\n");
 }
 
 /* The value of option argv[i] ("--name VALUE"), or an error message. */
@@ -78,7 +80,7 @@ int main(int argc, char** argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  long iters = 20000, passes = 40, test_every = 4, burn_us = 0;
+  long iters = 20000, passes = 40, test_every = 4, burn_us = 0, wtime_every = 0;
   const char* error = NULL;
   int help = 0;
   for (int i = 1; i < argc && error == NULL && !help; ++i) {
@@ -90,6 +92,8 @@ int main(int argc, char** argv)
       error = read_long(argc, argv, &i, 0, &test_every);
     else if (strcmp(argv[i], "--burn-us") == 0)
       error = read_long(argc, argv, &i, 0, &burn_us);
+    else if (strcmp(argv[i], "--wtime-every") == 0)
+      error = read_long(argc, argv, &i, 0, &wtime_every);
     else if (strcmp(argv[i], "--help") == 0)
       help = 1;
     else
@@ -105,7 +109,13 @@ int main(int argc, char** argv)
   const int right = (rank + 1) % size, left = (rank + size - 1) % size;
   double checksum = 0, out = 0, in = 0;
   for (long it = 0; it < iters; ++it) {
-    checksum += work(cells, passes);
+    if (wtime_every > 0 && it % wtime_every == 0) {
+      checksum += work(cells, passes / 2);
+      checksum += MPI_Wtime() * 1e-12;
+      checksum += work(cells, passes - passes / 2);
+    } else {
+      checksum += work(cells, passes);
+    }
     if (burn_us > 0)
       burn((double)burn_us);
     out = checksum;

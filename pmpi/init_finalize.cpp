@@ -32,19 +32,11 @@ int world_size()
   return n;
 }
 
-// Right after the real MPI_Init, before SMPI's benchmark stops: the rank's trace starts, so that the
-// computation SMPI may charge when it stops (the few instructions since its MPI_Init returned) is in
-// it. Once per rank; what follows is not charged.
-void start_trace(int rc)
-{
-  if (rc != MPI_SUCCESS)
-    return;
-  start_recording(world_size());
-  start_recording_rank(world_rank());
-}
-
 // After the real MPI_Init: tables sized, the suite bound, the call counted and reported (entered
-// and left at once: regions start there).
+// and left at once: regions start there), the rank's trace and counting started. SMPI benchmarks
+// the rank's code from the end of its MPI_Init: this bookkeeping, once per rank, is charged to the
+// rank's first computation (so MPI_Init's entry, the trace's start and the first burst's counters
+// are where SMPI's MPI_Init returned, in emulation as in a replay of its trace).
 void on_init(Fn f, const void* caller)
 {
   ReportState& s = report_state();
@@ -55,9 +47,11 @@ void on_init(Fn f, const void* caller)
     s.world_size = n;
     read_debug_paths(s);
   }
+  start_recording(n);
   bind_suite();
   const int rank = world_rank();
   s.calls.count(rank, f);
+  start_recording_rank(rank);
   if (s.enter != nullptr) {
     s.enter(fn_name(f), caller);
     s.exit();
@@ -92,7 +86,7 @@ void on_finalize()
 namespace wrap {
 
 // SMPI's MPI_Init_thread calls MPI_Init, which reaches this layer again when it is preloaded:
-// only the outermost call starts the rank.
+// only the outermost call starts the rank (AfterInit tells).
 int Init(const void* caller, int* argc, char*** argv)
 {
   static const auto next = next_function("MPI_Init", &PMPI_Init);
@@ -101,8 +95,6 @@ int Init(const void* caller, int* argc, char*** argv)
     return next(argc, argv);
   open_counting(); // before SMPI starts benchmarking the rank's code
   const int rc = next(argc, argv);
-  start_trace(rc);
-  own.initialized(rc);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init, caller);
   return rc;
@@ -116,8 +108,6 @@ int Init_thread(const void* caller, int* argc, char*** argv, int required, int* 
     return next(argc, argv, required, provided);
   open_counting(); // before SMPI starts benchmarking the rank's code
   const int rc = next(argc, argv, required, provided);
-  start_trace(rc);
-  own.initialized(rc);
   if (rc == MPI_SUCCESS)
     on_init(Fn::Init_thread, caller);
   return rc;

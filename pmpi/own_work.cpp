@@ -127,19 +127,6 @@ AfterInit::AfterInit() : depth_(depth())
 AfterInit::~AfterInit()
 {
   --*depth_;
-  if (paused_) {
-    burn_for_test();
-    smpi_bench_begin();
-  }
-}
-
-void AfterInit::initialized(int rc)
-{
-  if (!outermost_ || rc != MPI_SUCCESS)
-    return;
-  smpi_bench_end(); // SMPI's MPI_Init started the benchmark as it returned
-  paused_ = true;
-  burn_for_test();
 }
 
 } // namespace haec::pmpi

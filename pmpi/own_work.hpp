@@ -48,8 +48,9 @@ private:
   bool paused_    = false;
 };
 
-// MPI_Init and MPI_Init_thread: SMPI starts benchmarking at the end of its own MPI_Init; the
-// layer's start-up after it is kept out the same way.
+// MPI_Init and MPI_Init_thread: only the rank's outermost call starts the rank (SMPI's
+// MPI_Init_thread calls MPI_Init). SMPI starts benchmarking as its MPI_Init returns; the layer's
+// start-up after it, once per rank, is charged to the rank's first computation (init_finalize.cpp).
 class AfterInit {
 public:
   AfterInit();
@@ -57,13 +58,10 @@ public:
   AfterInit(const AfterInit&)            = delete;
   AfterInit& operator=(const AfterInit&) = delete;
   bool outermost() const { return outermost_; }
-  // SimGrid's MPI_Init returned `rc`: from here on the layer works unmeasured.
-  void initialized(int rc);
 
 private:
   unsigned char* depth_;
   bool outermost_ = false;
-  bool paused_    = false;
 };
 
 // Test hook (tests/integration/test_pmpi_own_work.sh): with HAEC_PMPI_TEST_BURN=<seconds> in the

@@ -35,7 +35,7 @@ void install()
     if (it == c.rank_of_pid.end())
       return;
     c.running[&exec] = it->second;
-    c.recorder->computation_started(it->second, exec.get_cost());
+    c.recorder->computation_started(it->second, exec.get_cost(), sg4::Engine::get_clock());
   });
   sg4::Activity::on_completion_cb([](sg4::Activity const& a) {
     Capture& c = capture();
@@ -43,7 +43,7 @@ void install()
     if (it == c.running.end())
       return;
     double end = a.get_finish_time() >= 0 ? a.get_finish_time() : sg4::Engine::get_clock();
-    c.recorder->computation_ended(it->second, end - a.get_start_time());
+    c.recorder->computation_ended(it->second, end);
     c.running.erase(it);
   });
 }

@@ -3,6 +3,7 @@
 
 #include "counter_annotation.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace haec::pmpi {
@@ -37,33 +38,68 @@ void TiRecorder::push(Rank& r, const std::string& text)
   r.lines.push_back(std::to_string(r.rank) + " " + text);
 }
 
-// The time before the call whose actions follow: its computations first, then what remains as a
-// sleep. Computations SMPI charged after the call's end (leave) are the next gap's.
+// The time before the call whose actions follow, in the order it ran. Computations SMPI charged
+// after the call's end (leave) are the next gap's.
 void TiRecorder::flush(Rank& r)
 {
   if (r.in_call) // every computation so far ran before the call's end
     make_due(r);
-  if (r.due_flops > 0 && !r.due_counts.empty())
-    r.lines.push_back(trace::format_counter_annotation(r.rank, {counter_events_, r.due_counts}));
-  if (r.due_flops > 0)
-    push(r, "compute " + ti_number(r.due_flops));
-  if (r.sleep > kMinSleep)
-    push(r, "sleep " + ti_number(r.sleep));
-  r.due_flops = r.sleep = 0;
-  r.due_counts.clear();
+  for (auto const& p : r.due) {
+    if (p.flops > 0 && !p.counts.empty())
+      r.lines.push_back(trace::format_counter_annotation(r.rank, {counter_events_, p.counts}));
+    if (p.flops > 0)
+      push(r, "compute " + ti_number(p.flops));
+    else if (p.sleep > kMinSleep)
+      push(r, "sleep " + ti_number(p.sleep));
+  }
+  r.due.clear();
   r.awaiting.clear(); // counts handed over that no computation took (below smpi/cpu-threshold)
 }
+
+namespace {
+void add_counts(std::vector<double>& to, const std::vector<double>& counts)
+{
+  to.resize(std::max(to.size(), counts.size()), 0.0);
+  for (size_t i = 0; i < counts.size(); ++i)
+    to[i] += counts[i];
+}
+} // namespace
 
 // What ran so far becomes due: it is written before the actions of the call that just ended.
 void TiRecorder::make_due(Rank& r)
 {
-  r.due_flops += r.flops;
-  r.flops = 0;
-  if (!r.counts.empty()) {
-    r.due_counts.resize(r.counts.size(), 0.0);
-    for (size_t i = 0; i < r.counts.size(); ++i)
-      r.due_counts[i] += r.counts[i];
-    r.counts.clear();
+  for (auto& p : r.pieces) {
+    Piece* last = r.due.empty() ? nullptr : &r.due.back();
+    if (last != nullptr && (last->flops > 0) == (p.flops > 0)) { // consecutive ones of a kind add up
+      last->flops += p.flops;
+      last->sleep += p.sleep;
+      add_counts(last->counts, p.counts);
+    } else {
+      r.due.push_back(std::move(p));
+    }
+  }
+  r.pieces.clear();
+}
+
+// Simulated time no computation explains (sleeps, MPI_Wtime, a polling call's own time).
+void TiRecorder::add_sleep(Rank& r, double seconds)
+{
+  if (seconds <= kMinSleep)
+    return;
+  if (r.pieces.empty() || r.pieces.back().flops > 0)
+    r.pieces.emplace_back();
+  r.pieces.back().sleep += seconds;
+}
+
+void TiRecorder::add_flops(Rank& r, double flops)
+{
+  if (r.pieces.empty() || r.pieces.back().flops <= 0)
+    r.pieces.emplace_back();
+  Piece& p = r.pieces.back();
+  p.flops += flops;
+  if (!r.awaiting.empty()) { // this computation takes the counts handed over before it
+    add_counts(p.counts, r.awaiting);
+    r.awaiting.clear();
   }
 }
 
@@ -85,9 +121,8 @@ void TiRecorder::init(int rank, double now)
   if (!r)
     return;
   push(*r, "init");
-  r->last_exit = now;
-  r->in_call   = false;
-  make_due(*r);
+  r->cursor  = now;
+  r->in_call = false;
 }
 
 void TiRecorder::enter(int rank, double now)
@@ -95,14 +130,11 @@ void TiRecorder::enter(int rank, double now)
   Rank* r = at(rank);
   if (!r)
     return;
-  // Simulated time between the calls that no computation explains (sleeps, MPI_Wtime, ...).
-  double gap = now - r->last_exit - r->seconds_outside;
-  if (gap > kMinSleep)
-    r->sleep += gap;
-  r->seconds_outside = 0;
-  r->seconds_inside  = 0;
-  r->entered         = now;
-  r->in_call         = true;
+  add_sleep(*r, now - r->cursor); // the end of the gap, that no computation explains
+  r->cursor         = now;
+  r->seconds_inside = 0;
+  r->entered        = now;
+  r->in_call        = true;
 }
 
 void TiRecorder::leave(int rank, double now, bool timed)
@@ -110,34 +142,32 @@ void TiRecorder::leave(int rank, double now, bool timed)
   Rank* r = at(rank);
   if (!r)
     return;
-  if (timed) { // SMPI computes the gap's benchmark at the call's start: that part stays a compute
-    double own = now - r->entered - r->seconds_inside;
-    if (own > kMinSleep)
-      r->sleep += own;
-  }
-  r->last_exit = now;
-  r->in_call   = false;
+  if (timed) // the call's own time, less the computations SMPI ran inside it (written before it)
+    add_sleep(*r, now - r->entered - r->seconds_inside);
+  r->cursor  = now;
+  r->in_call = false;
   make_due(*r);
 }
 
-void TiRecorder::computation_started(int rank, double flops)
+void TiRecorder::computation_started(int rank, double flops, double start)
 {
   if (Rank* r = at(rank)) {
-    r->flops += flops;
+    if (!r->in_call)
+      add_sleep(*r, start - r->cursor); // what passed since the last call or computation, in its place
+    add_flops(*r, flops);
     r->running_inside = r->in_call;
-    if (!r->awaiting.empty()) { // this computation takes the counts handed over before it
-      r->counts.resize(r->awaiting.size(), 0.0);
-      for (size_t i = 0; i < r->awaiting.size(); ++i)
-        r->counts[i] += r->awaiting[i];
-      r->awaiting.clear();
-    }
+    r->running_start  = start;
   }
 }
 
-void TiRecorder::computation_ended(int rank, double seconds)
+void TiRecorder::computation_ended(int rank, double end)
 {
-  if (Rank* r = at(rank))
-    (r->running_inside ? r->seconds_inside : r->seconds_outside) += seconds;
+  if (Rank* r = at(rank)) {
+    if (r->running_inside)
+      r->seconds_inside += end - r->running_start;
+    else
+      r->cursor = end;
+  }
 }
 
 void TiRecorder::action(int rank, const std::string& text)

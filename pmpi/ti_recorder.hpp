@@ -4,8 +4,9 @@
 // every rank (SMPI ranks are actors of one process), so all state is per rank.
 //
 // What is written, per rank, in the order of the rank's calls (SimGrid 3.32 replay syntax):
-//   - the time between two calls: "compute F" (the flops SMPI executed for it: benchmarked code or
-//     smpi_execute_flops) then "sleep S" (the rest of the simulated time: sleeps, MPI_Wtime, ...);
+//   - the time between two calls, in the order it ran: "compute F" (the flops SMPI executed:
+//     benchmarked code or smpi_execute_flops) and "sleep S" (the rest of the simulated time: sleeps,
+//     MPI_Wtime, ...), consecutive ones of a kind summed;
 //   - point-to-point calls as SimGrid's own actions, a wildcard receive with the source and tag
 //     it actually matched (an irecv line is completed when its request completes);
 //   - every completed request as "wait src dst tag" at the call that completed it (so Waitall on a
@@ -34,8 +35,12 @@ public:
   void init(int rank, double now);            // after MPI_Init: writes "init", starts the clock
   void enter(int rank, double now);           // a call starts: the gap since the last one is known
   void leave(int rank, double now, bool timed); // timed: the call's own time becomes a sleep
-  void computation_started(int rank, double flops);
-  void computation_ended(int rank, double seconds);
+  // A computation SMPI runs for the rank, from `start` to `end` (simulated times). The time before
+  // a call is written in the order it ran: computations and what passed between them (sleeps,
+  // MPI_Wtime's pause) alternate as in the run, so that a replay whose pstate changes meanwhile (a
+  // governor's timer) runs the same sequence.
+  void computation_started(int rank, double flops, double start);
+  void computation_ended(int rank, double end);
   // Hardware counters (counting.hpp): the events, then the counts handed over at a call's entry
   // (or a yield point). As in the suite (core/computation_counters.cpp), counts belong to the
   // rank's next computation and are replaced by the next hand-over when SMPI charged none (below
@@ -76,25 +81,31 @@ private:
     int dtype    = 0;
     uint64_t id  = 0; // collectives
   };
+  struct Piece { // of the time before a call's actions: a computation (flops > 0) or a sleep
+    double flops = 0, sleep = 0;
+    std::vector<double> counts; // hardware counters of a computation
+  };
   struct Rank {
     std::vector<std::string> lines;
     std::unordered_map<uint64_t, Pending> pending;
-    double last_exit = 0, entered = 0;
-    double flops = 0, sleep = 0;                      // not written yet
-    std::vector<double> counts;                       // hardware counters not written yet
+    double entered = 0;
+    double cursor  = 0;        // the rank's time is accounted for up to here (a call's or a computation's end)
+    std::vector<Piece> pieces; // since the last call's end, not written yet
     // What ran up to the last call's end, written before that call's actions: SMPI may charge a
-    // computation right after a call returns, which belongs to the next gap (flops, counts above).
-    double due_flops = 0;
-    std::vector<double> due_counts;
-    std::vector<double> awaiting;                     // counts handed over, no computation since
-    double seconds_outside = 0, seconds_inside = 0;   // computation time between / inside calls
+    // computation right after a call returns, which belongs to the next gap (pieces above).
+    std::vector<Piece> due;
+    std::vector<double> awaiting; // counts handed over, no computation since
+    double seconds_inside = 0;    // computation time inside the current call
+    double running_start  = 0;    // of the computation running now
     bool in_call = false, running_inside = false, finalized = false;
     uint64_t next_id = 1;
     int rank = 0;
   };
   Rank* at(int rank);
   void flush(Rank& r);
-  void make_due(Rank& r);
+  static void make_due(Rank& r);
+  static void add_sleep(Rank& r, double seconds);
+  static void add_flops(Rank& r, double flops);
   void push(Rank& r, const std::string& text);
 
   std::vector<Rank> ranks_;

@@ -125,13 +125,13 @@ TEST(TiRecorderCounters, AnnotationBeforeEachComputeSummedLikeFlops)
   rec.init(0, 0);
   rec.enter(0, 1);
   rec.counters(0, {1000, 3});
-  rec.computation_started(0, 5e6);
-  rec.computation_ended(0, 0.005);
-  rec.leave(0, 1.01, false); // a call that writes no action: flops and counts carry on
-  rec.enter(0, 2);
+  rec.computation_started(0, 5e6, 1);
+  rec.computation_ended(0, 1.005);
+  rec.leave(0, 1.005, false); // a call that writes no action: flops and counts carry on
+  rec.enter(0, 1.005);
   rec.counters(0, {500, 1});
-  rec.computation_started(0, 1e6);
-  rec.computation_ended(0, 0.001);
+  rec.computation_started(0, 1e6, 1.005); // right after the other: one compute line
+  rec.computation_ended(0, 1.006);
   rec.action(0, "barrier");
   rec.leave(0, 2.1, false);
   rec.enter(0, 3);
@@ -153,8 +153,8 @@ TEST(TiRecorderCounters, AHandOverNoComputationTookIsReplacedAsInTheSuite)
   rec.counters(0, {40}); // at MPI_Wtime: SMPI charges nothing
   rec.counters(0, {60}); // at the call's entry
   rec.enter(0, 1);
-  rec.computation_started(0, 1e6);
-  rec.computation_ended(0, 0.001);
+  rec.computation_started(0, 1e6, 1);
+  rec.computation_ended(0, 1.001);
   rec.action(0, "barrier");
   rec.finalize(0);
   EXPECT_NE(rec.rank_text(0).find("# 0 haec_counters A=60\n0 compute 1000000\n"), std::string::npos) << rec.rank_text(0);

@@ -17,7 +17,7 @@ TEST(TraceRecorder, GapBecomesComputeThenSleep)
   r.ensure_ranks(2);
   r.init(0, 0.0);
   // 1 s between calls: 0.25 s of it a computation of 2.5e8 flops, the rest a sleep.
-  r.computation_started(0, 2.5e8);
+  r.computation_started(0, 2.5e8, 0.0);
   r.computation_ended(0, 0.25);
   r.enter(0, 1.0);
   r.leave(0, 1.5, false);
@@ -34,14 +34,15 @@ TEST(TraceRecorder, WildcardReceiveGetsMatchedSourceAndPollingIsASleep)
   r.enter(0, 0);
   r.leave(0, 0, false);
   r.irecv(0, TiRecorder::kAny, TiRecorder::kAny, 1, 1, 0xa);
-  // A test that takes 0.002 s, of which a 0.0005 s benchmark computation at its start: the sleep
-  // is the 0.001 s gap before it plus 0.0015 s of polling (0.001 + 0.0015 in doubles).
+  // A test that takes 0.002 s, of which a 0.0005 s computation SMPI charges at its start: the
+  // 0.001 s gap before it, the computation, then 0.0015 s of polling, in that order.
   r.enter(0, 0.001);
-  r.computation_started(0, 5e5);
-  r.computation_ended(0, 0.0005);
+  r.computation_started(0, 5e5, 0.001);
+  r.computation_ended(0, 0.0015);
   r.leave(0, 0.003, true);
   r.complete(0, 0xa, 2, 13);
-  EXPECT_EQ(r.rank_text(0), "0 init\n0 irecv 2 13 1 1\n0 compute 500000\n0 sleep 0.0025000000000000001\n0 wait 2 0 13\n");
+  EXPECT_EQ(r.rank_text(0),
+            "0 init\n0 irecv 2 13 1 1\n0 sleep 0.001\n0 compute 500000\n0 sleep 0.0015\n0 wait 2 0 13\n");
   EXPECT_FALSE(r.knows(0, 0xa));
 }
 
