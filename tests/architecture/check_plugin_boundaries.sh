@@ -47,8 +47,8 @@ check_symbols() {
       while IFS= read -r sym; do
         echo "plugin $plugin uses $(c++filt "$sym") of plugin $other"
         bad=1
-      done < <(comm -12 <(nm -u "$objs/$plugin"/*.o | awk '{print $NF}' | sort -u) \
-                        <(nm --defined-only --extern-only "$objs/$other"/*.o | awk '{print $NF}' | sort -u))
+      done < <(comm -12 <(nm -u "$objs/$plugin"/*.o | awk 'NF >= 2 {print $NF}' | sort -u) \
+                        <(nm --defined-only --extern-only "$objs/$other"/*.o | awk 'NF >= 2 {print $NF}' | sort -u))
     done
   done
   return $bad
