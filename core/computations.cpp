@@ -39,8 +39,13 @@ void on_start(const sg4::Exec& exec)
   const std::string& name = exec.get_name();
   const bool polling = name.size() == 6 && name == "iprobe"; // the size first: most names differ there
   std::optional<std::vector<double>> counts;
-  if (pid >= 0 && !polling)
+  if (pid >= 0 && !polling) {
     counts = parts::take_pending_counters(pid);
+    // Inside an MPI call the PMPI layer does not count: what SMPI charges there (the few
+    // instructions around SimGrid's function, pmpi/own_work.hpp) is no burst of the program.
+    if (!counts && !counter_events().empty() && parts::inside_call(pid))
+      counts = std::vector<double>(counter_events().size(), 0.0);
+  }
   const sg4::Host* host = exec.get_host_number() == 1 ? exec.get_host() : nullptr;
   bus().computation_started.publish(ComputationStarted{exec, pid, sg4::Engine::get_clock(), counts ? &*counts : nullptr,
                                                        polling, host, current_region(pid)});

@@ -81,6 +81,9 @@ std::optional<std::vector<double>> take_pending_counters(long pid);
 void start_counters();                       // counters.csv when recording
 void add_counter_results(Results& results);  // counters.csv, when computations carried counters
 uint32_t previous_site(long pid);
+// The rank with actor `pid` entered an MPI call (haec_suite_mpi_enter, a replayed action) and has
+// not left it yet (mpi_calls.cpp).
+bool inside_call(long pid);
 // The run cannot be a result (a deadlock): run_end.cpp still writes the files, with summary.json
 // "status": "failed" and `failure`, skips failing on the checks, then exits with `status`.
 void mark_run_failed(const std::string& failure, int status);

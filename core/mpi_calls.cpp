@@ -30,7 +30,9 @@ namespace {
 
 struct Position {
   uint32_t last_site = kNoSite; // the call the rank last left (kNoSite: none yet)
-  uint32_t in_site   = kNoSite; // the call it is inside, kNoSite when outside
+  uint32_t in_site   = kNoSite; // the call it is inside or announced, kNoSite when outside
+  bool inside        = false;   // entered (not only announced) and not left
+  double returned_at = -1;      // SimGrid's function of the call returned then (-1: not yet)
 };
 
 struct RegionStats {
@@ -43,6 +45,7 @@ struct Event { // haec/events
   long pid;
   uint32_t site;
   bool enter;
+  bool followed = false; // an entry whose time already moved to the end of a computation
 };
 
 struct RankIterations {
@@ -143,7 +146,9 @@ void entered(long pid, uint32_t site)
 {
   Calls& c    = calls();
   c.reporting = true;
-  position(pid).in_site = site;
+  Position& p = position(pid);
+  p.in_site   = site;
+  p.inside    = true;
   if (c.iterations_on || !bus().mpi_calls.empty()) {
     const double now = sg4::Engine::get_clock();
     if (c.iterations_on)
@@ -211,10 +216,12 @@ void record_event(const MpiCall& call)
   c.last_event[call.pid] = c.events.size() - 1;
 }
 
-// In emulation SMPI charges the application's computation since the previous call when the next
-// call starts (its benchmark), i.e. after that call's entry was reported; replay computes first,
-// then enters the action. An entry's time in events.csv is therefore the end of the computation
-// that runs right after it, so that both modes read alike and compute time is not MPI time.
+// The PMPI layer reports a call's entry once SMPI has charged the application's computation before
+// it (pmpi/own_work.hpp); SMPI may still charge a computation right at the start of the call (the
+// span from its benchmark's restart to SimGrid's function), which a recorded trace writes with the
+// computation before the call. An entry's time in events.csv is then the end of that computation,
+// so that emulation and replay read alike (one computation, starting at the entry; a later one
+// inside the call is not before the call's communication).
 void follow_entry_bursts()
 {
   bus().computation_started.subscribe([](const ComputationStarted& e) {
@@ -222,8 +229,13 @@ void follow_entry_bursts()
     if (e.pid < 0 || e.exec.get_name() != "computation")
       return;
     auto it = c.last_event.find(e.pid);
-    if (it != c.last_event.end() && c.events[it->second].enter)
+    if (it == c.last_event.end())
+      return;
+    Event& entry = c.events[it->second];
+    if (entry.enter && !entry.followed && entry.time == e.time && position(e.pid).returned_at < 0) {
+      entry.followed           = true;
       c.entry_burst[&e.exec] = it->second;
+    }
   });
   bus().computation_ended.subscribe([](const ComputationEnded& e) {
     Calls& c = calls();
@@ -328,6 +340,11 @@ uint32_t previous_site(long pid)
   return position(pid).last_site;
 }
 
+bool inside_call(long pid)
+{
+  return pid >= 0 && position(pid).inside;
+}
+
 } // namespace parts
 
 uint32_t current_region(long pid)
@@ -381,6 +398,18 @@ extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
     entered(pid, intern(function, caller));
 }
 
+// SimGrid's function of the calling rank's MPI call returned: the call ends here. The PMPI layer
+// reports the exit later, once SMPI's benchmark has stopped again (pmpi/own_work.hpp), and SMPI
+// may charge a computation in between, which belongs after the call (as in a replay).
+extern "C" void haec_suite_mpi_returned(void)
+{
+  using namespace haec::core;
+  if (passive())
+    return;
+  if (const long pid = parts::self_pid(); pid >= 0)
+    position(pid).returned_at = sg4::Engine::get_clock();
+}
+
 extern "C" void haec_suite_mpi_exit(void)
 {
   using namespace haec::core;
@@ -391,10 +420,13 @@ extern "C" void haec_suite_mpi_exit(void)
     return;
   Position& p         = position(pid);
   const uint32_t site = p.in_site;
+  const double time   = p.returned_at >= 0 ? p.returned_at : sg4::Engine::get_clock();
   p.last_site         = site;
   p.in_site           = kNoSite;
+  p.inside            = false;
+  p.returned_at       = -1;
   if (!bus().mpi_calls.empty())
-    bus().mpi_calls.publish(MpiCall{pid, site, false, sg4::Engine::get_clock()});
+    bus().mpi_calls.publish(MpiCall{pid, site, false, time});
 }
 
 // Every application-level point-to-point message, with world ranks (sender side).

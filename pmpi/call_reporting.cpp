@@ -76,12 +76,13 @@ void bind_suite()
     s.peer = bound<PeerSink>(haec_suite_mpi_peer, "haec_suite_mpi_peer");
   if (s.counters == nullptr)
     s.counters = bound<CountersSink>(haec_suite_computation_counters, "haec_suite_computation_counters");
-  if (s.enter == nullptr || s.exit == nullptr || s.announce == nullptr) {
+  if (s.enter == nullptr || s.exit == nullptr || s.announce == nullptr || s.returned == nullptr) {
     s.enter    = bound<EnterSink>(haec_suite_mpi_enter, "haec_suite_mpi_enter");
     s.exit     = bound<ExitSink>(haec_suite_mpi_exit, "haec_suite_mpi_exit");
     s.announce = bound<EnterSink>(haec_suite_mpi_announce, "haec_suite_mpi_announce");
-    if (s.enter == nullptr || s.exit == nullptr || s.announce == nullptr)
-      s.enter = nullptr, s.exit = nullptr, s.announce = nullptr;
+    s.returned = bound<ExitSink>(haec_suite_mpi_returned, "haec_suite_mpi_returned");
+    if (s.enter == nullptr || s.exit == nullptr || s.announce == nullptr || s.returned == nullptr)
+      s.enter = nullptr, s.exit = nullptr, s.announce = nullptr, s.returned = nullptr;
   }
 }
 

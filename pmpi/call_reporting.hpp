@@ -24,6 +24,9 @@ extern "C" void haec_suite_mpi_exit(void) __attribute__((weak));
 // start, own_work.hpp) ends there. Called just before SMPI's benchmark stops, so it must be cheap;
 // haec_suite_mpi_enter follows once it has stopped.
 extern "C" void haec_suite_mpi_announce(const char* function, const void* caller) __attribute__((weak));
+// SimGrid's function of the calling rank's call returned (the call's end, before SMPI's benchmark
+// stops again and the exit is reported).
+extern "C" void haec_suite_mpi_returned(void) __attribute__((weak));
 // The calling rank's hardware counters over the computation burst that ends at the MPI call it is
 // entering (counts[i] of events[i], PAPI's counts), called just before haec_suite_mpi_enter of that
 // call; the core attaches them to the rank's next computation (counter-based power, counters.csv).
@@ -67,7 +70,8 @@ struct ReportState {
   PollSink poll    = nullptr;
   EnterSink enter  = nullptr;
   ExitSink exit    = nullptr;
-  AnnounceSink announce = nullptr; // bound with enter and exit: all three or none
+  AnnounceSink announce = nullptr; // bound with enter and exit: all four or none
+  ExitSink returned     = nullptr;
   PeerSink peer    = nullptr;
   CountersSink counters = nullptr; // haec_suite_computation_counters (counting.cpp)
   std::unordered_map<MPI_Request, PersistentSend> persistent;

@@ -114,6 +114,8 @@ void OwnWork::resume()
 
 void OwnWork::pause()
 {
+  if (ExitSink returned = report_state().returned) // the call's end, before SMPI may charge the span below
+    returned();
   smpi_bench_end(); // the span since SimGrid's function returned: below smpi/cpu-threshold, dropped
   paused_ = true;
   burn_for_test();
