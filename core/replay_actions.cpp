@@ -41,6 +41,14 @@
 extern "C" void haec_suite_mpi_exit(void);
 
 namespace haec::core::parts {
+
+void register_collective_replay_actions(); // replay_coll_actions.cpp
+void register_comm_replay_actions();       // replay_comm_actions.cpp
+void register_p2p_replay_actions();        // replay_p2p_actions.cpp
+void register_rma_replay_actions();        // replay_rma_actions.cpp
+size_t unfinished_requests();              // replay_state.cpp
+void count_replayed_action();              // replay_location.cpp
+
 namespace {
 
 using Register = void (*)(const char*, const action_fun&);
@@ -64,7 +72,7 @@ Register real_register()
 }
 
 // "MPI_Isend" for "isend", as the PMPI layer names functions ("MPI_Ialltoall" for our
-// "haec_ialltoall", replay_extra_actions.cpp).
+// "haec_ialltoall", replay_coll_actions.cpp).
 std::string function_name(const std::string& action)
 {
   std::string f = "MPI_" + (action.rfind("haec_", 0) == 0 ? action.substr(5) : action);
@@ -276,6 +284,7 @@ void register_wrapped(const char* action_name, const action_fun& function)
     } else {
       enter_site(sites->site(a));
     }
+    count_replayed_action(); // where a failing action is in the trace (replay_location.cpp)
     if (counted != Counted::No)
       messages().on_action(counted, a);
     const long pid = simgrid::s4u::this_actor::get_pid();
@@ -312,9 +321,6 @@ bool registered_before(const std::string& action, const action_fun& function)
 
 } // namespace
 
-void register_extra_replay_actions();   // replay_extra_actions.cpp
-void register_rma_replay_actions();     // replay_rma_actions.cpp
-size_t unfinished_collectives();        // replay_extra_actions.cpp
 
 bool replaying()
 {
@@ -329,9 +335,9 @@ void add_replay_results(Results& results)
     return;
   }
   results.add_check(receives_match_sends(run_record().traffic(), run_record().received()));
-  const size_t open = unfinished_collectives();
+  const size_t open = unfinished_requests();
   results.add_check(Check{"collectives_completed", open == 0 ? Check::Result::Passed : Check::Result::Failed,
-                          std::to_string(open) + " non-blocking collectives of the trace never waited for"});
+                          std::to_string(open) + " non-blocking collectives or requests of the trace never waited for"});
 }
 
 } // namespace haec::core::parts
@@ -342,7 +348,8 @@ void xbt_replay_action_register(const char* action_name, const action_fun& funct
   const std::string action = action_name;
   if (action == "init") { // SMPI registers its actions for a rank: ours go with the first rank's
     replay_seen       = true;
-    static bool added = (register_extra_replay_actions(), register_rma_replay_actions(), true);
+    static bool added = (register_collective_replay_actions(), register_comm_replay_actions(),
+                         register_p2p_replay_actions(), register_rma_replay_actions(), true);
     (void)added;
   }
   if (registered_before(action, function))

@@ -1,19 +1,18 @@
+// Fields of the core's replay actions: see replay_fields.hpp.
 #include "replay_fields.hpp"
 
+#include <climits>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 namespace haec::core::parts {
 
+std::string fail_message(const Action& a, const std::string& problem); // replay_location.cpp
+[[noreturn]] void reject_trace_action(const std::string& message);      // replay_location.cpp
+
 void fail_action(const Action& a, const std::string& problem)
 {
-  std::string text;
-  for (auto const& f : a)
-    text += (text.empty() ? "" : " ") + f;
-  std::fprintf(stderr, "haec: trace action '%s': %s\n", text.c_str(), problem.c_str());
-  std::fflush(stderr);
-  std::exit(2);
+  reject_trace_action(fail_message(a, problem));
 }
 
 long long field(const Action& a, size_t i, double max)
@@ -33,10 +32,33 @@ int small_field(const Action& a, size_t i)
   return static_cast<int>(field(a, i, 2147483647.0));
 }
 
+int count_field(const Action& a, size_t i)
+{
+  return i < a.size() && a[i] == "-1" ? -1 : small_field(a, i);
+}
+
+int signed_field(const Action& a, size_t i)
+{
+  if (i >= a.size())
+    fail_action(a, "field " + std::to_string(i + 1) + " is missing");
+  char* end = nullptr;
+  const long long v = std::strtoll(a[i].c_str(), &end, 10);
+  if (end == a[i].c_str() || *end != '\0' || v < INT_MIN || v > INT_MAX)
+    fail_action(a, "field " + std::to_string(i + 1) + " '" + a[i] + "' is not an integer");
+  return static_cast<int>(v);
+}
+
 int world_size()
 {
   int n = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+int comm_size(MPI_Comm comm)
+{
+  int n = 0;
+  MPI_Comm_size(comm, &n);
   return n;
 }
 
@@ -45,6 +67,15 @@ int rank_field(const Action& a, size_t i)
   const int r = small_field(a, i);
   if (r >= world_size())
     fail_action(a, "rank " + a[i] + " is not a rank of the " + std::to_string(world_size()) + "-rank replay");
+  return r;
+}
+
+int comm_rank_field(const Action& a, size_t i, MPI_Comm comm)
+{
+  const int r = small_field(a, i);
+  if (r >= comm_size(comm))
+    fail_action(a, "rank " + a[i] + " is not a rank of the action's " + std::to_string(comm_size(comm)) +
+                       "-rank communicator");
   return r;
 }
 

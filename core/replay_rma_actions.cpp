@@ -3,12 +3,14 @@
 // (replay_actions.cpp calls register_rma_replay_actions when a rank registers "init").
 //
 // Each action makes the same SMPI call the application made (MPI_Win_create, MPI_Win_fence,
-// MPI_Put, ...) from the replaying rank, with the recorded sizes, targets and epochs, so SMPI's
-// RMA code (smpi_win.cpp: its messages, barriers, locks and waits) times the replay exactly as
-// it timed the emulation. Buffers are a small scratch area: in replay SMPI copies no data
-// (Datatype::copy, the transfers' copy callbacks and MPI_Op::apply all skip it), so only the
-// sizes matter; windows are declared with their recorded size. Windows live on MPI_COMM_WORLD.
-#include "replay_fields.hpp"
+// MPI_Put, ...) from the replaying rank, with the recorded sizes, targets and epochs, on the
+// window's replayed communicator, so SMPI's RMA code (smpi_win.cpp: its messages, barriers, locks
+// and waits) times the replay exactly as it timed the emulation. Buffers are a small scratch
+// area: in replay SMPI copies no data (Datatype::copy, the transfers' copy callbacks and
+// MPI_Op::apply all skip it), so only the sizes matter; windows are declared with their recorded
+// size (dynamic windows attach it). Also registered: SimGrid's tracer's one-sided actions
+// (Win_lock, ...), which stop the replay with one clear line instead of "action Win_lock is unknown".
+#include "replay_state.hpp"
 
 #include <smpi/mpi.h>
 #include <xbt/replay.hpp>
@@ -37,20 +39,35 @@ namespace sg4 = simgrid::s4u;
 
 alignas(64) char scratch[64]; // every origin buffer and window base: SMPI copies nothing in replay
 
-// Each rank's windows by the number the recorder gave them.
-std::unordered_map<long long, MPI_Win>& windows()
+// Each rank's windows by the id the recorder gave them, with their communicator.
+struct Window {
+  MPI_Win win   = MPI_WIN_NULL;
+  MPI_Comm comm = MPI_COMM_WORLD;
+};
+std::unordered_map<long long, Window>& windows()
 {
-  static std::unordered_map<long, std::unordered_map<long long, MPI_Win>> per_rank;
+  static std::unordered_map<long, std::unordered_map<long long, Window>> per_rank;
   return per_rank[sg4::this_actor::get_pid()];
+}
+
+const Window& window_at(const Action& a, size_t i)
+{
+  auto& mine = windows();
+  auto it    = mine.find(field(a, i));
+  if (it == mine.end())
+    fail_action(a, "window " + a[i] + " was not created by this rank (or was freed)");
+  return it->second;
 }
 
 MPI_Win window(const Action& a)
 {
-  auto& mine = windows();
-  auto it    = mine.find(field(a, 2));
-  if (it == mine.end())
-    fail_action(a, "window " + a[2] + " was not created by this rank (or was freed)");
-  return it->second;
+  return window_at(a, 2).win;
+}
+
+// A target rank of the window named in field `w`.
+int target_field(const Action& a, size_t i, size_t w = 2)
+{
+  return comm_rank_field(a, i, window_at(a, w).comm);
 }
 
 // ---- windows and epochs --------------------------------------------------------------------------
@@ -101,18 +118,31 @@ int connecting_allgather(const void* sbuf, int scount, MPI_Datatype stype, void*
   return rc;
 }
 
-void win_create(Action& a) // W SIZE DISP_UNIT
+// haec_win_create / _allocate / _allocate_shared W SIZE DISP_UNIT [C], haec_win_create_dynamic W [C]
+// (without C: a trace written before communicators were recorded, MPI_COMM_WORLD).
+void win_create(Action& a, const std::string& kind)
 {
-  const long long id = field(a, 2);
+  const long long id   = field(a, 2);
+  const bool dynamic   = kind == "dynamic";
+  const size_t comm_at = dynamic ? 3 : 5;
   if (windows().count(id))
     fail_action(a, "window " + a[2] + " is created twice");
-  MPI_Win win = MPI_WIN_NULL;
-  const auto size = static_cast<MPI_Aint>(field(a, 3));
-  const int unit  = small_field(a, 4);
+  const MPI_Comm comm = a.size() > comm_at ? comm_field(a, comm_at) : MPI_COMM_WORLD;
+  MPI_Win win         = MPI_WIN_NULL;
+  const auto size     = dynamic ? 0 : static_cast<MPI_Aint>(field(a, 3));
+  const int unit      = dynamic ? 1 : small_field(a, 4);
+  void* base          = nullptr;
   creating()[sg4::this_actor::get_pid()] = id;
-  check_call(a, MPI_Win_create(scratch, size, unit, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+  if (kind == "create")
+    check_call(a, MPI_Win_create(scratch, size, unit, MPI_INFO_NULL, comm, &win));
+  else if (kind == "allocate")
+    check_call(a, MPI_Win_allocate(size, unit, MPI_INFO_NULL, comm, &base, &win));
+  else if (kind == "shared")
+    check_call(a, MPI_Win_allocate_shared(size, unit, MPI_INFO_NULL, comm, &base, &win));
+  else
+    check_call(a, MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &win));
   creating().erase(sg4::this_actor::get_pid());
-  windows()[id] = win;
+  windows()[id] = Window{win, comm};
 }
 
 void win_free(Action& a)
@@ -127,7 +157,7 @@ void win_lock(Action& a) // W TYPE TARGET ASSERT
   const int type = small_field(a, 3);
   if (type != MPI_LOCK_EXCLUSIVE && type != MPI_LOCK_SHARED)
     fail_action(a, "lock type " + a[3] + " is neither exclusive (1) nor shared (2)");
-  check_call(a, MPI_Win_lock(type, rank_field(a, 4), small_field(a, 5), window(a)));
+  check_call(a, MPI_Win_lock(type, target_field(a, 4), small_field(a, 5), window(a)));
 }
 
 // W ASSERT N RANK...: the group of a post or start.
@@ -162,26 +192,40 @@ MPI_Op op(const Action& a, size_t i)
   return v == 0 ? MPI_NO_OP : MPI_REPLACE; // replay moves bytes: any operation times alike
 }
 
-// W TARGET OCOUNT OTYPE TDISP TCOUNT TTYPE [OP]
-void transfer(Action& a, const std::string& kind)
+// [ID] W TARGET OCOUNT OTYPE TDISP TCOUNT TTYPE [OP]: `w` is W's field; with a request (haec_r*)
+// the transfer is completed by haec_wait ID.
+void transfer(Action& a, const std::string& kind, size_t w, MPI_Request* request)
 {
-  const int target = rank_field(a, 3), ocount = small_field(a, 4), tcount = small_field(a, 7);
-  const MPI_Datatype otype = datatype_field(a, 5), ttype = datatype_field(a, 8);
-  const auto tdisp         = static_cast<MPI_Aint>(field(a, 6));
+  const int target = target_field(a, w + 1, w), ocount = small_field(a, w + 2), tcount = small_field(a, w + 5);
+  const MPI_Datatype otype = datatype_field(a, w + 3), ttype = datatype_field(a, w + 6);
+  const auto tdisp         = static_cast<MPI_Aint>(field(a, w + 4));
+  const MPI_Win win        = window_at(a, w).win;
   if (kind == "put")
-    check_call(a, MPI_Put(scratch, ocount, otype, target, tdisp, tcount, ttype, window(a)));
+    check_call(a, request ? MPI_Rput(scratch, ocount, otype, target, tdisp, tcount, ttype, win, request)
+                          : MPI_Put(scratch, ocount, otype, target, tdisp, tcount, ttype, win));
   else if (kind == "get")
-    check_call(a, MPI_Get(scratch, ocount, otype, target, tdisp, tcount, ttype, window(a)));
+    check_call(a, request ? MPI_Rget(scratch, ocount, otype, target, tdisp, tcount, ttype, win, request)
+                          : MPI_Get(scratch, ocount, otype, target, tdisp, tcount, ttype, win));
+  else if (request)
+    check_call(a, MPI_Raccumulate(scratch, ocount, otype, target, tdisp, tcount, ttype, op(a, w + 7), win, request));
   else
-    check_call(a, MPI_Accumulate(scratch, ocount, otype, target, tdisp, tcount, ttype, op(a, 9), window(a)));
+    check_call(a, MPI_Accumulate(scratch, ocount, otype, target, tdisp, tcount, ttype, op(a, w + 7), win));
 }
 
-// W TARGET OCOUNT OTYPE RCOUNT RTYPE TDISP TCOUNT TTYPE OP
-void get_accumulate(Action& a)
+// [ID] W TARGET OCOUNT OTYPE RCOUNT RTYPE TDISP TCOUNT TTYPE OP
+void get_accumulate(Action& a, size_t w, MPI_Request* request)
 {
-  check_call(a, MPI_Get_accumulate(scratch, small_field(a, 4), datatype_field(a, 5), scratch, small_field(a, 6), datatype_field(a, 7),
-                              rank_field(a, 3), static_cast<MPI_Aint>(field(a, 8)), small_field(a, 9), datatype_field(a, 10),
-                              op(a, 11), window(a)));
+  const int target = target_field(a, w + 1, w);
+  const int ocount = small_field(a, w + 2), rcount = small_field(a, w + 4), tcount = small_field(a, w + 7);
+  const MPI_Datatype otype = datatype_field(a, w + 3), rtype = datatype_field(a, w + 5), ttype = datatype_field(a, w + 8);
+  const auto tdisp         = static_cast<MPI_Aint>(field(a, w + 6));
+  const MPI_Win win        = window_at(a, w).win;
+  if (request)
+    check_call(a, MPI_Rget_accumulate(scratch, ocount, otype, scratch, rcount, rtype, target, tdisp, tcount, ttype,
+                                      op(a, w + 9), win, request));
+  else
+    check_call(a, MPI_Get_accumulate(scratch, ocount, otype, scratch, rcount, rtype, target, tdisp, tcount, ttype,
+                                     op(a, w + 9), win));
 }
 
 // W TARGET TYPE TDISP SWAPPED: SMPI swaps when the fetched value (never copied in replay: the
@@ -192,8 +236,8 @@ void compare_and_swap(Action& a)
   alignas(16) char result[32], compare[32];
   std::memset(result, 0, sizeof result);
   std::memset(compare, swapped ? 0 : 0xff, sizeof compare);
-  check_call(a, MPI_Compare_and_swap(scratch, compare, result, datatype_field(a, 4), rank_field(a, 3),
-                                static_cast<MPI_Aint>(field(a, 5)), window(a)));
+  check_call(a, MPI_Compare_and_swap(scratch, compare, result, datatype_field(a, 4), target_field(a, 3),
+                                     static_cast<MPI_Aint>(field(a, 5)), window(a)));
 }
 
 using WinCall = int (*)(MPI_Win);
@@ -208,10 +252,17 @@ void register_rma_replay_actions()
     smpi_allgather                 = simgrid::smpi::colls::allgather;
     simgrid::smpi::colls::allgather = connecting_allgather;
   }
-  xbt_replay_action_register("haec_win_create", win_create);
-  xbt_replay_action_register("haec_win_allocate", win_create); // SMPI's windows time alike; the name stays
-  // SMPI's MPI_Barrier, unlike SimGrid's barrier action, completes the windows' pending transfers
-  xbt_replay_action_register("haec_barrier", [](Action& a) { check_call(a, MPI_Barrier(MPI_COMM_WORLD)); });
+  for (auto [name, kind] : {std::pair<const char*, const char*>{"haec_win_create", "create"},
+                            {"haec_win_allocate", "allocate"},
+                            {"haec_win_allocate_shared", "shared"},
+                            {"haec_win_create_dynamic", "dynamic"}}) {
+    const std::string k = kind;
+    xbt_replay_action_register(name, [k](Action& a) { win_create(a, k); });
+  }
+  xbt_replay_action_register("haec_win_attach", [](Action& a) {
+    check_call(a, MPI_Win_attach(window(a), scratch, static_cast<MPI_Aint>(field(a, 3))));
+  });
+  xbt_replay_action_register("haec_win_detach", [](Action& a) { check_call(a, MPI_Win_detach(window(a), scratch)); });
   xbt_replay_action_register("haec_win_free", win_free);
   xbt_replay_action_register("haec_win_fence", [](Action& a) { check_call(a, MPI_Win_fence(small_field(a, 3), window(a))); });
   xbt_replay_action_register("haec_win_lock", win_lock);
@@ -230,13 +281,31 @@ void register_rma_replay_actions()
   for (auto [name, call] : {std::pair<const char*, RankCall>{"haec_win_unlock", MPI_Win_unlock},
                             {"haec_win_flush", MPI_Win_flush},
                             {"haec_win_flush_local", MPI_Win_flush_local}})
-    xbt_replay_action_register(name, [call = call](Action& a) { check_call(a, call(rank_field(a, 3), window(a))); });
+    xbt_replay_action_register(name, [call = call](Action& a) { check_call(a, call(target_field(a, 3), window(a))); });
   for (const char* kind : {"put", "get", "accumulate"}) {
     const std::string k = kind;
-    xbt_replay_action_register(("haec_" + k).c_str(), [k](Action& a) { transfer(a, k); });
+    xbt_replay_action_register(("haec_" + k).c_str(), [k](Action& a) { transfer(a, k, 2, nullptr); });
+    xbt_replay_action_register(("haec_r" + k).c_str(), [k](Action& a) {
+      PendingRequest& p = start_request(a, 2);
+      transfer(a, k, 3, &p.request);
+    });
   }
-  xbt_replay_action_register("haec_get_accumulate", get_accumulate);
+  xbt_replay_action_register("haec_get_accumulate", [](Action& a) { get_accumulate(a, 2, nullptr); });
+  xbt_replay_action_register("haec_rget_accumulate", [](Action& a) {
+    PendingRequest& p = start_request(a, 2);
+    get_accumulate(a, 3, &p.request);
+  });
   xbt_replay_action_register("haec_compare_and_swap", compare_and_swap);
+  // SimGrid's tracer writes these for one-sided calls; its replay has no action for them.
+  for (const char* rma : {"Win_create", "Win_allocate", "Win_free", "Win_fence", "Win_lock", "Win_unlock",
+                          "Win_lock_all", "Win_unlock_all", "Win_flush", "Win_post", "Win_start", "Win_complete",
+                          "Win_wait", "Put", "Get", "Accumulate", "Get_accumulate", "Rput", "Rget"}) {
+    const std::string call = std::string("MPI_") + rma;
+    xbt_replay_action_register(rma, [call](Action& a) {
+      fail_action(a, call + " as SimGrid's tracer writes it cannot be replayed (SimGrid's TI replay has no "
+                            "one-sided communication); record the program with haec trace record");
+    });
+  }
 }
 
 } // namespace haec::core::parts

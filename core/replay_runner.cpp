@@ -109,6 +109,29 @@ void read_comment(const std::vector<std::string>& fields, const char* actor_name
 
 } // namespace
 
+// SMPI hands the only rank file of a one-rank trace to SimGrid's reader as a shared trace
+// (smpi_deployment.cpp: a list of one line), which opens it as written, i.e. from the working
+// directory: resolved here as the rank files of larger traces are. SimGrid's own function is
+// found under the symbol name of this very declaration of <xbt/replay.hpp> (as replay_actions.cpp
+// finds xbt_replay_action_register's).
+void xbt_replay_set_tracefile(const std::string& filename)
+{
+  using Set         = void (*)(const std::string&);
+  static Set simgrid = [] {
+    Dl_info self{};
+    void* sym = nullptr;
+    if (dladdr(reinterpret_cast<void*>(static_cast<Set>(&::xbt_replay_set_tracefile)), &self) != 0 &&
+        self.dli_sname != nullptr)
+      sym = dlsym(RTLD_NEXT, self.dli_sname);
+    if (sym == nullptr) {
+      std::fprintf(stderr, "haec: cannot find SimGrid's xbt_replay_set_tracefile (%s)\n", dlerror());
+      std::exit(3);
+    }
+    return reinterpret_cast<Set>(sym);
+  }();
+  simgrid(rank_file_path(filename.c_str()));
+}
+
 namespace simgrid::xbt {
 
 int replay_runner(const char* actor_name, const char* trace_filename)

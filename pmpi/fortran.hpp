@@ -1,6 +1,7 @@
 // What the generated Fortran entry points (fortran_wrappers.cpp) need besides SMPI's f2c functions:
 // SMPI's Fortran constants MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE are the addresses of
-// libsimgrid's variables below; requests in Fortran arrays are converted one by one; indices are 1-based.
+// libsimgrid's variables below; requests (and alltoallw's datatypes) in Fortran arrays are converted one by
+// one; indices are 1-based.
 #pragma once
 #include <mpi.h>
 
@@ -67,6 +68,27 @@ inline void set_handle(MPI_Fint* f, MPI_Win c, int rc, bool inout)
     *f = c == MPI_WIN_NULL ? -1 : *f;
   else if (rc == MPI_SUCCESS)
     *f = PMPI_Win_c2f(c);
+}
+
+// A communicator the call created (-1 is Fortran's MPI_COMM_NULL in SMPI), or freed (inout).
+inline void set_handle(MPI_Fint* f, MPI_Comm c, int rc, bool inout)
+{
+  if (inout)
+    *f = c == MPI_COMM_NULL ? -1 : *f;
+  else if (rc == MPI_SUCCESS)
+    *f = PMPI_Comm_c2f(c);
+}
+
+// A Fortran array of datatypes, one per rank of `comm` (MPI_Alltoallw).
+inline std::vector<MPI_Datatype> types(const MPI_Fint* f, MPI_Comm comm)
+{
+  int n = 0;
+  if (f == nullptr || PMPI_Comm_size(comm, &n) != MPI_SUCCESS || n < 0)
+    n = 0;
+  std::vector<MPI_Datatype> c(static_cast<size_t>(n));
+  for (size_t i = 0; i < c.size(); ++i)
+    c[i] = PMPI_Type_f2c(f[i]);
+  return c;
 }
 
 inline void one_based_index(MPI_Fint* index)

@@ -290,8 +290,11 @@ def fortran_param(fn, index):
     if t == "MPI_Request" and p.array:
         before = ["  std::vector<MPI_Request> %s_c = fortran::requests(%s, %s);" % (n, n, preceding_count(fn, index))]
         return "MPI_Fint* " + n, n + "_c.data()", before, ["  fortran::null_completed(%s, %s_c);" % (n, n)]
-    if t in ("MPI_Request*", "MPI_Win*"):
-        kind = "Request" if t == "MPI_Request*" else "Win"
+    if t == "const MPI_Datatype*":  # one type per rank of the communicator (alltoallw)
+        before = ["  std::vector<MPI_Datatype> %s_c = fortran::types(%s, PMPI_Comm_f2c(*comm));" % (n, n)]
+        return "MPI_Fint* " + n, n + "_c.data()", before, []
+    if t in ("MPI_Request*", "MPI_Win*", "MPI_Comm*"):
+        kind = {"MPI_Request*": "Request", "MPI_Win*": "Win", "MPI_Comm*": "Comm"}[t]
         init = "PMPI_%s_f2c(*%s)" % (kind, n) if inout else "MPI_%s_NULL" % kind.upper()
         after = "  fortran::set_handle(%s, %s_c, rc, %s);" % (n, n, "true" if inout else "false")
         return "MPI_Fint* " + n, "&%s_c" % n, ["  %s %s_c = %s;" % (t[:-1], n, init)], [after]

@@ -1,213 +1,343 @@
-// TI recording of collectives (recording.hpp): SimGrid's own actions for the blocking ones, our
-// haec_<op> ID ... / haec_wait ID actions for the non-blocking ones (core/replay_extra_actions.cpp).
-// Replay runs them on MPI_COMM_WORLD: on another communicator the recording fails.
+// TI recording of blocking collectives (recording.hpp). On MPI_COMM_WORLD: SimGrid's own actions,
+// with the counts SMPI hands its collective (MPI_IN_PLACE resolved as PMPI_* resolves it, so the
+// replay's collective moves what the emulation's moved). On any other communicator, and for the
+// collectives SimGrid's replay lacks (reduce_scatter_block, alltoallw): our haec_<op> C FIELDS
+// actions (core/replay_coll_actions.cpp) with the arguments the program passed (coll_fields.hpp);
+// the replay makes the same MPI call. Formats: libs/trace/README.md.
+#include "coll_fields.hpp"
 #include "wrappers.hpp"
 
-namespace haec::pmpi::record {
+#include <vector>
+
+namespace haec::pmpi {
 namespace {
+
+std::string num(long long v)
+{
+  return std::to_string(v);
+}
 
 std::string types(MPI_Datatype send, MPI_Datatype recv)
 {
   return ti_type_id(send) + " " + ti_type_id(recv);
 }
 
-bool is_root(MPI_Comm comm, int root, const Recording& rec)
+// "COUNT TYPE" of a buffer, "-1 TYPE" for MPI_IN_PLACE.
+std::string buffer(const void* buf, int count, MPI_Datatype type, MPI_Datatype fallback)
 {
-  return to_world(comm, root) == rec.rank();
+  return buf == MPI_IN_PLACE ? "-1 " + ti_type_id(fallback) : ti_count_type(count, type);
 }
 
-// A non-blocking collective: "haec_<op> ID <args>", completed by the wait of its request.
-void start(Recording& rec, MPI_Comm comm, const char* call, const char* op, const std::string& args,
-           const MPI_Request* request)
+bool is_root(MPI_Comm comm, int root)
 {
-  if (request != nullptr && ti_world(rec, comm, call))
-    rec.recorder().collective_start(rec.rank(), op, args, ti_key(*request));
+  return ti_comm_rank(comm) == root;
+}
+
+int comm_size(MPI_Comm comm)
+{
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  return n;
+}
+
+// "-1 -1 ..." (one per rank): a vector of send counts given as MPI_IN_PLACE.
+std::string in_place_counts(MPI_Comm comm)
+{
+  std::string out;
+  for (int i = 0, n = comm_size(comm); i < n; ++i)
+    out += (i ? " -1" : "-1");
+  return out;
+}
+
+// "COUNT TYPE" per rank; all "-1 6" for MPI_IN_PLACE.
+std::string per_rank(const void* buf, const int* counts, const MPI_Datatype* types_, MPI_Comm comm)
+{
+  std::string out;
+  for (int i = 0, n = comm_size(comm); i < n; ++i)
+    out += (i ? " " : "") + (buf == MPI_IN_PLACE ? std::string("-1 6") : ti_count_type(counts[i], types_[i]));
+  return out;
+}
+
+} // namespace
+
+// ---- the fields of our actions ----------------------------------------------------------------
+namespace fields {
+
+std::string rooted(int count, MPI_Datatype type, int root)
+{
+  return ti_cn(count, type) + " " + num(root) + " " + ti_type_id(type);
+}
+
+std::string counted(int count, MPI_Datatype type)
+{
+  return ti_count_type(count, type);
+}
+
+std::string reduce_scatter(const int* rcounts, MPI_Datatype type, MPI_Comm comm)
+{
+  return ti_type_id(type) + " " + ti_counts(rcounts, comm, type, true, nullptr);
+}
+
+std::string gather(const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, int root)
+{
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_count_type(rcount, rtype) + " " + num(root);
+}
+
+std::string scatter(int scount, MPI_Datatype stype, const void* rbuf, int rcount, MPI_Datatype rtype, int root)
+{
+  return ti_count_type(scount, stype) + " " + buffer(rbuf, rcount, rtype, stype) + " " + num(root);
+}
+
+std::string exchange(const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
+{
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_count_type(rcount, rtype);
+}
+
+std::string gatherv(const void* sbuf, int scount, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype, int root,
+                    MPI_Comm comm)
+{
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_type_id(rtype) + " " + num(root) + " " +
+         ti_counts(rcounts, comm, rtype, is_root(comm, root), nullptr);
+}
+
+std::string scatterv(const int* scounts, MPI_Datatype stype, const void* rbuf, int rcount, MPI_Datatype rtype, int root,
+                     MPI_Comm comm)
+{
+  return ti_type_id(stype) + " " + buffer(rbuf, rcount, rtype, stype) + " " + num(root) + " " +
+         ti_counts(scounts, comm, stype, is_root(comm, root), nullptr);
+}
+
+std::string allgatherv(const void* sbuf, int scount, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype,
+                       MPI_Comm comm)
+{
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_type_id(rtype) + " " +
+         ti_counts(rcounts, comm, rtype, true, nullptr);
+}
+
+std::string alltoallv(const void* sbuf, const int* scounts, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype,
+                      MPI_Comm comm)
+{
+  const bool in_place = sbuf == MPI_IN_PLACE;
+  return types(in_place ? rtype : stype, rtype) + " " +
+         (in_place ? in_place_counts(comm) : ti_counts(scounts, comm, stype, true, nullptr)) + " " +
+         ti_counts(rcounts, comm, rtype, true, nullptr);
+}
+
+std::string alltoallw(const void* sbuf, const int* scounts, const MPI_Datatype* stypes, const int* rcounts,
+                      const MPI_Datatype* rtypes, MPI_Comm comm)
+{
+  return per_rank(sbuf, scounts, stypes, comm) + " " + per_rank(nullptr, rcounts, rtypes, comm);
+}
+
+} // namespace fields
+
+// ---- the hooks ----------------------------------------------------------------------------------
+namespace record {
+namespace {
+
+// Where the collective goes: `world` for SimGrid's action, else our action on communicator `id`.
+struct Target {
+  int id = TiIds::kUnknown;
+  bool ok() const { return id != TiIds::kUnknown; }
+  bool world() const { return id == TiIds::kWorld; }
+  std::string ours(const char* op, const std::string& fields) const
+  {
+    return std::string("haec_") + op + " " + num(id) + (fields.empty() ? "" : " " + fields);
+  }
+};
+
+Target target(const Recording& rec, MPI_Comm comm, const char* call)
+{
+  return Target{ti_comm(rec, comm, call)};
 }
 
 // SMPI's MPI_Barrier also completes the pending one-sided transfers of the windows on its
 // communicator (PMPI_Ibarrier: finish_rma_calls), SimGrid's "barrier" action does not: with such a
-// window, the barrier is our haec_barrier (core/replay_rma_actions.cpp), which calls MPI_Barrier.
+// window, the barrier on MPI_COMM_WORLD is our haec_barrier (core/replay_rma_actions.cpp), which
+// calls MPI_Barrier.
 bool synchronises_windows(const Recording& rec, MPI_Comm comm)
 {
   for (auto const& [win, w] : ti_state().windows)
     if (w.rank == rec.rank() && w.comm == comm)
       return true;
   return false;
+}
+
+// allreduce, scan, exscan: SimGrid's "OP COUNT 0 TYPE" on MPI_COMM_WORLD.
+void reduction(Recording& rec, const char* call, const char* op, int count, MPI_Datatype type, MPI_Comm comm)
+{
+  const Target t = target(rec, comm, call);
+  if (t.ok())
+    rec.action(t.world() ? std::string(op) + " " + ti_cn(count, type) + " 0 " + ti_type_id(type)
+                         : t.ours(op, fields::counted(count, type)));
 }
 
 } // namespace
 
 void Barrier(Recording& rec, MPI_Comm comm)
 {
-  if (ti_world(rec, comm, "MPI_Barrier"))
-    rec.action(synchronises_windows(rec, comm) ? "haec_barrier" : "barrier");
+  const Target t = target(rec, comm, "MPI_Barrier");
+  if (t.ok())
+    rec.action(!t.world() ? t.ours("barrier", "") : synchronises_windows(rec, comm) ? "haec_barrier" : "barrier");
 }
 
 void Bcast(Recording& rec, void*, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-  if (ti_world(rec, comm, "MPI_Bcast"))
-    rec.action("bcast " + ti_cn(count, type) + " " + ti_root(comm, root) + " " + ti_type_id(type));
+  const Target t = target(rec, comm, "MPI_Bcast");
+  if (t.ok())
+    rec.action(t.world() ? "bcast " + fields::rooted(count, type, root) : t.ours("bcast", fields::rooted(count, type, root)));
 }
 
 void Reduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, int root, MPI_Comm comm)
 {
-  if (ti_world(rec, comm, "MPI_Reduce"))
-    rec.action("reduce " + ti_cn(count, type) + " 0 " + ti_root(comm, root) + " " + ti_type_id(type));
+  const Target t = target(rec, comm, "MPI_Reduce");
+  if (t.ok())
+    rec.action(t.world() ? "reduce " + ti_cn(count, type) + " 0 " + num(root) + " " + ti_type_id(type)
+                         : t.ours("reduce", fields::rooted(count, type, root)));
 }
 
 void Allreduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
 {
-  if (ti_world(rec, comm, "MPI_Allreduce"))
-    rec.action("allreduce " + ti_cn(count, type) + " 0 " + ti_type_id(type));
-}
-
-void Gather(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-            int root, MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Gather"))
-    rec.action("gather " + ti_cn(scount, stype) + " " + ti_cn(rcount, rtype) + " " + ti_root(comm, root) + " " +
-               types(stype, rtype));
-}
-
-void Gatherv(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, const int* rcounts, const int*,
-             MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Gatherv"))
-    rec.action("gatherv " + ti_cn(scount, stype) + " " +
-               ti_counts(rcounts, comm, rtype, is_root(comm, root, rec), nullptr) + " " + ti_root(comm, root) + " " +
-               types(stype, rtype));
-}
-
-void Scatter(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-             int root, MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Scatter"))
-    rec.action("scatter " + ti_cn(scount, stype) + " " + ti_cn(rcount, rtype) + " " + ti_root(comm, root) + " " +
-               types(stype, rtype));
-}
-
-void Scatterv(Recording& rec, const void*, const int* scounts, const int*, MPI_Datatype stype, void*, int rcount,
-              MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Scatterv"))
-    rec.action("scatterv " + ti_counts(scounts, comm, stype, is_root(comm, root, rec), nullptr) + " " +
-               ti_cn(rcount, rtype) + " " + ti_root(comm, root) + " " + types(stype, rtype));
-}
-
-void Allgather(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-               MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Allgather"))
-    rec.action("allgather " + ti_cn(scount, stype) + " " + ti_cn(rcount, rtype) + " " + types(stype, rtype));
-}
-
-void Allgatherv(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, const int* rcounts, const int*,
-                MPI_Datatype rtype, MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Allgatherv"))
-    rec.action("allgatherv " + ti_cn(scount, stype) + " " + ti_counts(rcounts, comm, rtype, true, nullptr) + " " +
-               types(stype, rtype));
-}
-
-void Alltoall(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-              MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Alltoall"))
-    rec.action("alltoall " + ti_cn(scount, stype) + " " + ti_cn(rcount, rtype) + " " + types(stype, rtype));
-}
-
-void Alltoallv(Recording& rec, const void*, const int* scounts, const int*, MPI_Datatype stype, void*,
-               const int* rcounts, const int*, MPI_Datatype rtype, MPI_Comm comm)
-{
-  if (!ti_world(rec, comm, "MPI_Alltoallv"))
-    return;
-  double ssum = 0, rsum = 0;
-  std::string s = ti_counts(scounts, comm, stype, true, &ssum);
-  std::string r = ti_counts(rcounts, comm, rtype, true, &rsum);
-  rec.action("alltoallv " + ti_number(ssum) + " " + s + " " + ti_number(rsum) + " " + r + " " + types(stype, rtype));
-}
-
-void Reduce_scatter(Recording& rec, const void*, void*, const int* rcounts, MPI_Datatype type, MPI_Op, MPI_Comm comm)
-{
-  if (ti_world(rec, comm, "MPI_Reduce_scatter"))
-    rec.action("reducescatter " + ti_counts(rcounts, comm, type, true, nullptr) + " 0 " + ti_type_id(type));
+  reduction(rec, "MPI_Allreduce", "allreduce", count, type, comm);
 }
 
 void Scan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
 {
-  if (ti_world(rec, comm, "MPI_Scan"))
-    rec.action("scan " + ti_cn(count, type) + " 0 " + ti_type_id(type));
+  reduction(rec, "MPI_Scan", "scan", count, type, comm);
 }
 
 void Exscan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
 {
-  if (ti_world(rec, comm, "MPI_Exscan"))
-    rec.action("exscan " + ti_cn(count, type) + " 0 " + ti_type_id(type));
+  reduction(rec, "MPI_Exscan", "exscan", count, type, comm);
 }
 
-// ---- non-blocking collectives -------------------------------------------------------------------
-void Ibarrier(Recording& rec, MPI_Comm comm, MPI_Request* request)
+void Reduce_scatter(Recording& rec, const void*, void*, const int* rcounts, MPI_Datatype type, MPI_Op, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Ibarrier", "ibarrier", "", request);
+  const Target t = target(rec, comm, "MPI_Reduce_scatter");
+  if (t.ok())
+    rec.action(t.world() ? "reducescatter " + ti_counts(rcounts, comm, type, true, nullptr) + " 0 " + ti_type_id(type)
+                         : t.ours("reduce_scatter", fields::reduce_scatter(rcounts, type, comm)));
 }
 
-void Ibcast(Recording& rec, void*, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request)
+void Reduce_scatter_block(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Ibcast", "ibcast", ti_cn(count, type) + " " + ti_root(comm, root) + " " + ti_type_id(type),
-        request);
+  const Target t = target(rec, comm, "MPI_Reduce_scatter_block");
+  if (t.ok())
+    rec.action(t.ours("reduce_scatter_block", fields::counted(count, type)));
 }
 
-void Ireduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, int root, MPI_Comm comm,
-             MPI_Request* request)
+void Gather(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
+            int root, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Ireduce", "ireduce", ti_cn(count, type) + " " + ti_root(comm, root) + " " + ti_type_id(type),
-        request);
+  const Target t = target(rec, comm, "MPI_Gather");
+  if (!t.ok())
+    return;
+  const bool in_place = sbuf == MPI_IN_PLACE && is_root(comm, root); // PMPI_Igather: send 0 of recvtype
+  rec.action(t.world() ? "gather " + (in_place ? std::string("0") : ti_cn(scount, stype)) + " " + ti_cn(rcount, rtype) +
+                             " " + num(root) + " " + types(in_place ? rtype : stype, rtype)
+                       : t.ours("gather", fields::gather(sbuf, scount, stype, rcount, rtype, root)));
 }
 
-void Iallreduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm,
-                MPI_Request* request)
+void Gatherv(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, void*, const int* rcounts, const int*,
+             MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Iallreduce", "iallreduce", ti_count_type(count, type), request);
+  const Target t = target(rec, comm, "MPI_Gatherv");
+  if (!t.ok())
+    return;
+  const bool root_here = is_root(comm, root);
+  const bool in_place  = sbuf == MPI_IN_PLACE && root_here; // PMPI_Igatherv: send 0 of recvtype
+  rec.action(t.world() ? "gatherv " + (in_place ? std::string("0") : ti_cn(scount, stype)) + " " +
+                             ti_counts(rcounts, comm, rtype, root_here, nullptr) + " " + num(root) + " " +
+                             types(in_place ? rtype : stype, rtype)
+                       : t.ours("gatherv", fields::gatherv(sbuf, scount, stype, rcounts, rtype, root, comm)));
 }
 
-void Ialltoall(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-               MPI_Comm comm, MPI_Request* request)
+void Scatter(Recording& rec, const void*, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype,
+             int root, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Ialltoall", "ialltoall", ti_count_type(scount, stype) + " " + ti_count_type(rcount, rtype),
-        request);
+  const Target t = target(rec, comm, "MPI_Scatter");
+  if (!t.ok())
+    return;
+  const bool in_place = rbuf == MPI_IN_PLACE; // PMPI_Iscatter: receive what is sent
+  rec.action(t.world() ? "scatter " + ti_cn(scount, stype) + " " + (in_place ? ti_cn(scount, stype) : ti_cn(rcount, rtype)) +
+                             " " + num(root) + " " + types(stype, in_place ? stype : rtype)
+                       : t.ours("scatter", fields::scatter(scount, stype, rbuf, rcount, rtype, root)));
 }
 
-void Iallgather(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-                MPI_Comm comm, MPI_Request* request)
+void Scatterv(Recording& rec, const void*, const int* scounts, const int*, MPI_Datatype stype, void* rbuf, int rcount,
+              MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Iallgather", "iallgather", ti_count_type(scount, stype) + " " + ti_count_type(rcount, rtype),
-        request);
+  const Target t = target(rec, comm, "MPI_Scatterv");
+  if (!t.ok())
+    return;
+  const bool root_here = is_root(comm, root);
+  const bool in_place  = rbuf == MPI_IN_PLACE && root_here; // PMPI_Iscatterv: receive scounts[root] of sendtype
+  rec.action(t.world() ? "scatterv " + ti_counts(scounts, comm, stype, root_here, nullptr) + " " +
+                             (in_place ? ti_cn(scounts[root], stype) : ti_cn(rcount, rtype)) + " " + num(root) + " " +
+                             types(stype, in_place ? stype : rtype)
+                       : t.ours("scatterv", fields::scatterv(scounts, stype, rbuf, rcount, rtype, root, comm)));
 }
 
-void Igather(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-             int root, MPI_Comm comm, MPI_Request* request)
+void Allgather(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, void*, int rcount,
+               MPI_Datatype rtype, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Igather", "igather",
-        ti_count_type(scount, stype) + " " + ti_count_type(rcount, rtype) + " " + ti_root(comm, root), request);
+  const Target t = target(rec, comm, "MPI_Allgather");
+  if (!t.ok())
+    return;
+  const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Iallgather: send recvcount of recvtype
+  rec.action(t.world() ? "allgather " + (in_place ? ti_cn(rcount, rtype) : ti_cn(scount, stype)) + " " +
+                             ti_cn(rcount, rtype) + " " + types(in_place ? rtype : stype, rtype)
+                       : t.ours("allgather", fields::exchange(sbuf, scount, stype, rcount, rtype)));
 }
 
-void Iscatter(Recording& rec, const void*, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
-              int root, MPI_Comm comm, MPI_Request* request)
+void Allgatherv(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, void*, const int* rcounts,
+                const int*, MPI_Datatype rtype, MPI_Comm comm)
 {
-  start(rec, comm, "MPI_Iscatter", "iscatter",
-        ti_count_type(scount, stype) + " " + ti_count_type(rcount, rtype) + " " + ti_root(comm, root), request);
+  const Target t = target(rec, comm, "MPI_Allgatherv");
+  if (!t.ok())
+    return;
+  const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Iallgatherv: send recvcounts[rank] of recvtype
+  rec.action(t.world() ? "allgatherv " + (in_place ? ti_cn(rcounts[ti_comm_rank(comm)], rtype) : ti_cn(scount, stype)) +
+                             " " + ti_counts(rcounts, comm, rtype, true, nullptr) + " " +
+                             types(in_place ? rtype : stype, rtype)
+                       : t.ours("allgatherv", fields::allgatherv(sbuf, scount, stype, rcounts, rtype, comm)));
 }
 
-// SMPI's MPI_Barrier also completes the pending one-sided transfers of the windows on its
-// communicator (PMPI_Ibarrier: finish_rma_calls), SimGrid's "barrier" action does not: with such a
-// window, the barrier is our haec_barrier (core/replay_rma_actions.cpp), which calls MPI_Barrier.
-bool synchronises_windows(const Recording& rec, MPI_Comm comm)
+void Alltoall(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
+              MPI_Comm comm)
 {
-  for (auto const& [win, w] : ti_state().windows)
-    if (w.rank == rec.rank() && w.comm == comm)
-      return true;
-  return false;
+  const Target t = target(rec, comm, "MPI_Alltoall");
+  if (!t.ok())
+    return;
+  const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Ialltoall: send recvcount of recvtype
+  rec.action(t.world() ? "alltoall " + (in_place ? ti_cn(rcount, rtype) : ti_cn(scount, stype)) + " " +
+                             ti_cn(rcount, rtype) + " " + types(in_place ? rtype : stype, rtype)
+                       : t.ours("alltoall", fields::exchange(sbuf, scount, stype, rcount, rtype)));
 }
 
+void Alltoallv(Recording& rec, const void* sbuf, const int* scounts, const int*, MPI_Datatype stype, void*,
+               const int* rcounts, const int*, MPI_Datatype rtype, MPI_Comm comm)
+{
+  const Target t = target(rec, comm, "MPI_Alltoallv");
+  if (!t.ok())
+    return;
+  if (!t.world())
+    return rec.action(t.ours("alltoallv", fields::alltoallv(sbuf, scounts, stype, rcounts, rtype, comm)));
+  const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Ialltoallv: send recvcounts of recvtype
+  double ssum = 0, rsum = 0;
+  const std::string r = ti_counts(rcounts, comm, rtype, true, &rsum);
+  const std::string s = in_place ? r : ti_counts(scounts, comm, stype, true, &ssum);
+  rec.action("alltoallv " + ti_number(in_place ? rsum : ssum) + " " + s + " " + ti_number(rsum) + " " + r + " " +
+             types(in_place ? rtype : stype, rtype));
+}
 
-} // namespace haec::pmpi::record
+void Alltoallw(Recording& rec, const void* sbuf, const int* scounts, const int*, const MPI_Datatype* stypes, void*,
+               const int* rcounts, const int*, const MPI_Datatype* rtypes, MPI_Comm comm)
+{
+  const Target t = target(rec, comm, "MPI_Alltoallw");
+  if (t.ok())
+    rec.action(t.ours("alltoallw", fields::alltoallw(sbuf, scounts, stypes, rcounts, rtypes, comm)));
+}
+
+} // namespace record
+} // namespace haec::pmpi

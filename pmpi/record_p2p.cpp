@@ -6,22 +6,47 @@
 namespace haec::pmpi::record {
 namespace {
 
-// A request `before` the call completed with `status` (may be null: no status).
+// A request `before` the call completed with `status` (may be null: no status). A request the
+// program cancelled did nothing: its start is taken out of the trace.
 void complete(const Recording& rec, MPI_Request before, const MPI_Status* status)
 {
   TiState& s = ti_state();
   if (before == MPI_REQUEST_NULL || !rec.recorder().knows(rec.rank(), ti_key(before)))
     return;
+  int cancelled = 0;
+  if (status != nullptr && status != MPI_STATUS_IGNORE)
+    PMPI_Test_cancelled(status, &cancelled);
   int src = TiRecorder::kAny, tag = TiRecorder::kAny;
   auto it = s.recv_comm.find(before);
   if (it != s.recv_comm.end()) {
-    if (status != nullptr) {
+    if (status != nullptr && !cancelled) {
       src = to_world(it->second, status->MPI_SOURCE);
       tag = status->MPI_TAG;
     }
     s.recv_comm.erase(it);
   }
-  rec.recorder().complete(rec.rank(), ti_key(before), src, tag);
+  if (cancelled)
+    rec.recorder().cancelled(rec.rank(), ti_key(before));
+  else
+    rec.recorder().complete(rec.rank(), ti_key(before), src, tag);
+}
+
+// Buffered and synchronous sends: SMPI detaches a buffered send whatever its size (the sender never
+// waits for the receiver) and never detaches a synchronous one (the sender waits for the match),
+// which SimGrid's send and isend actions do not do: our haec_bsend / haec_ssend (and haec_ibsend /
+// haec_issend ID, completed by haec_wait ID), replayed with the same MPI call
+// (core/replay_p2p_actions.cpp). `mode` is "b" or "s".
+void moded_send(const Recording& rec, const char* mode, MPI_Request req, bool blocking, MPI_Comm comm, int dst,
+                int tag, int count, MPI_Datatype type)
+{
+  const int w = to_world(comm, dst);
+  if (w < 0 || (!blocking && req == MPI_REQUEST_NULL))
+    return;
+  const std::string fields = std::to_string(w) + " " + std::to_string(tag) + " " + ti_count_type(count, type);
+  if (blocking)
+    rec.action("haec_" + std::string(mode) + "send " + fields);
+  else
+    rec.recorder().collective_start(rec.rank(), "i" + std::string(mode) + "send", fields, ti_key(req));
 }
 
 void send(const Recording& rec, bool blocking, MPI_Request req, MPI_Comm comm, int dst, int tag, int count,
@@ -49,11 +74,16 @@ void irecv(const Recording& rec, MPI_Request req, MPI_Comm comm, int src, int ta
 }
 
 // A sendrecv is written as isend, recv, wait (with the real tags; SimGrid's sendRecv action uses
-// tag 0 for both halves): the same requests and completion as SMPI's own sendrecv.
-void sendrecv(const Recording& rec, int dst, int sendtag, int sendcount, MPI_Datatype sendtype, int src,
+// tag 0 for both halves): the same requests and completion as SMPI's own sendrecv. The source and
+// tag are those the caller named (the status only for wildcards: SMPI 3.32 and 4.1 report a wrong
+// source for a rank's sendrecv with itself). That one SMPI only copies locally: nothing is written.
+void sendrecv(const Recording& rec, int dst, int sendtag, int sendcount, MPI_Datatype sendtype, int src, int recvtag,
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const MPI_Status* status)
 {
   const int wd = to_world(comm, dst);
+  const int ws = src == MPI_ANY_SOURCE ? TiRecorder::kAny : to_world(comm, src);
+  if (wd == rec.rank() && ws == rec.rank())
+    return;
   if (wd >= 0) {
     double c = sendcount;
     int id   = ti_type(sendtype, c);
@@ -62,17 +92,19 @@ void sendrecv(const Recording& rec, int dst, int sendtag, int sendcount, MPI_Dat
   if (src != MPI_PROC_NULL && status != nullptr) {
     double c = recvcount;
     int id   = ti_type(recvtype, c);
-    rec.recorder().recv(rec.rank(), to_world(comm, status->MPI_SOURCE), status->MPI_TAG, c, id);
+    const int from = ws != TiRecorder::kAny ? ws : to_world(comm, status->MPI_SOURCE);
+    rec.recorder().recv(rec.rank(), from, recvtag == MPI_ANY_TAG ? status->MPI_TAG : recvtag, c, id);
   }
   if (wd >= 0)
     rec.recorder().complete(rec.rank(), ~0ULL, 0, 0);
 }
 
 // Persistent requests are written as isend/irecv at each MPI_Start.
-void remember(MPI_Request* req, bool is_send, int peer, int tag, int count, MPI_Datatype type, MPI_Comm comm)
+void remember(MPI_Request* req, bool is_send, int peer, int tag, int count, MPI_Datatype type, MPI_Comm comm,
+              const char* mode = "")
 {
   if (req != nullptr && *req != MPI_REQUEST_NULL)
-    ti_state().persistent[*req] = TiPersistent{is_send, peer, tag, count, type, comm};
+    ti_state().persistent[*req] = TiPersistent{is_send, mode, peer, tag, count, type, comm};
 }
 
 void started(const Recording& rec, MPI_Request req)
@@ -82,7 +114,9 @@ void started(const Recording& rec, MPI_Request req)
   if (it == s.persistent.end())
     return;
   const TiPersistent& p = it->second;
-  if (p.send)
+  if (p.send && *p.mode != '\0')
+    moded_send(rec, p.mode, req, false, p.comm, p.peer, p.tag, p.count, p.type);
+  else if (p.send)
     send(rec, false, req, p.comm, p.peer, p.tag, p.count, p.type);
   else
     irecv(rec, req, p.comm, p.peer, p.tag, p.count, p.type);
@@ -102,11 +136,11 @@ void Send(Recording& rec, const void*, int count, MPI_Datatype type, int dst, in
 }
 void Ssend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
-  send(rec, true, MPI_REQUEST_NULL, comm, dst, tag, count, type); // the rendezvous is not kept
+  moded_send(rec, "s", MPI_REQUEST_NULL, true, comm, dst, tag, count, type);
 }
 void Bsend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
-  send(rec, true, MPI_REQUEST_NULL, comm, dst, tag, count, type);
+  moded_send(rec, "b", MPI_REQUEST_NULL, true, comm, dst, tag, count, type);
 }
 void Rsend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
@@ -120,12 +154,12 @@ void Isend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, i
 void Issend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
             MPI_Request* request)
 {
-  send(rec, false, value(request), comm, dst, tag, count, type);
+  moded_send(rec, "s", value(request), false, comm, dst, tag, count, type);
 }
 void Ibsend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
             MPI_Request* request)
 {
-  send(rec, false, value(request), comm, dst, tag, count, type);
+  moded_send(rec, "b", value(request), false, comm, dst, tag, count, type);
 }
 void Irsend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
             MPI_Request* request)
@@ -134,14 +168,14 @@ void Irsend(Recording& rec, const void*, int count, MPI_Datatype type, int dst, 
 }
 
 void Sendrecv(Recording& rec, const void*, int sendcount, MPI_Datatype sendtype, int dst, int sendtag, void*,
-              int recvcount, MPI_Datatype recvtype, int src, int, MPI_Comm comm, MPI_Status* status)
+              int recvcount, MPI_Datatype recvtype, int src, int recvtag, MPI_Comm comm, MPI_Status* status)
 {
-  sendrecv(rec, dst, sendtag, sendcount, sendtype, src, recvcount, recvtype, comm, status);
+  sendrecv(rec, dst, sendtag, sendcount, sendtype, src, recvtag, recvcount, recvtype, comm, status);
 }
-void Sendrecv_replace(Recording& rec, void*, int count, MPI_Datatype type, int dst, int sendtag, int src, int,
+void Sendrecv_replace(Recording& rec, void*, int count, MPI_Datatype type, int dst, int sendtag, int src, int recvtag,
                       MPI_Comm comm, MPI_Status* status)
 {
-  sendrecv(rec, dst, sendtag, count, type, src, count, type, comm, status);
+  sendrecv(rec, dst, sendtag, count, type, src, recvtag, count, type, comm, status);
 }
 
 void Recv(Recording& rec, void*, int count, MPI_Datatype type, int src, int, MPI_Comm comm, MPI_Status* status)
@@ -169,12 +203,12 @@ void Send_init(Recording&, const void*, int count, MPI_Datatype type, int dst, i
 void Ssend_init(Recording&, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                 MPI_Request* request)
 {
-  remember(request, true, dst, tag, count, type, comm);
+  remember(request, true, dst, tag, count, type, comm, "s");
 }
 void Bsend_init(Recording&, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                 MPI_Request* request)
 {
-  remember(request, true, dst, tag, count, type, comm);
+  remember(request, true, dst, tag, count, type, comm, "b");
 }
 void Rsend_init(Recording&, const void*, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                 MPI_Request* request)

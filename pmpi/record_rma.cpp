@@ -1,6 +1,8 @@
 // TI recording of one-sided communication (recording.hpp) as our replay actions
 // (core/replay_rma_actions.cpp, format in libs/trace/README.md):
-//   haec_win_create W SIZE DISP_UNIT (haec_win_allocate alike)   haec_win_free W   haec_win_fence W ASSERT
+//   haec_win_create W SIZE DISP_UNIT C (haec_win_allocate, haec_win_allocate_shared alike)
+//   haec_win_create_dynamic W C    haec_win_attach W SIZE    haec_win_detach W
+//   haec_win_free W   haec_win_fence W ASSERT
 //   haec_win_lock W TYPE TARGET ASSERT      haec_win_unlock W TARGET   haec_win_lock_all W ASSERT
 //   haec_win_unlock_all W    haec_win_flush[_local] W TARGET    haec_win_flush[_local]_all W
 //   haec_win_post W ASSERT N RANK...        haec_win_start W ASSERT N RANK...
@@ -9,10 +11,11 @@
 //   haec_accumulate W TARGET OCOUNT OTYPE TDISP TCOUNT TTYPE OP
 //   haec_get_accumulate W TARGET OCOUNT OTYPE RCOUNT RTYPE TDISP TCOUNT TTYPE OP
 //   haec_compare_and_swap W TARGET TYPE TDISP SWAPPED
-// W numbers a rank's windows in creation order (windows are collective, so every rank numbers a
-// window alike); ranks are world ranks; OP is 0 for MPI_NO_OP, 1 for any other operation (replay
-// moves bytes; the values do not matter). Windows must span MPI_COMM_WORLD; dynamic and shared
-// windows and request-based calls (Rput, ...) make the recording fail with one line.
+//   haec_rput ID W ... (haec_rget, haec_raccumulate, haec_rget_accumulate: the fields above after ID),
+//   completed by haec_wait ID
+// W is the window's id (ti_ids.hpp: one id per window on every rank), C its communicator's id;
+// targets are ranks of that communicator, post/start groups world ranks; OP is 0 for MPI_NO_OP,
+// 1 for any other operation (replay moves bytes; the values do not matter).
 #include "wrappers.hpp"
 
 #include <cstring>
@@ -21,44 +24,39 @@
 namespace haec::pmpi::record {
 namespace {
 
-const char* kWhyWorld = "a window on a communicator other than MPI_COMM_WORLD (TI replay creates windows on "
-                        "MPI_COMM_WORLD)";
-
 std::string num(long long v)
 {
   return std::to_string(v);
 }
 
 // "W" of a window this rank created, or empty (the window's creation already stopped the trace).
-std::string window(MPI_Win win)
+std::string window(const Recording& rec, MPI_Win win)
 {
-  auto const& live = ti_state().windows;
-  auto it          = live.find(win);
-  return it == live.end() ? std::string() : num(it->second.id);
+  const int id = ti_state().ids.window(rec.rank(), ti_handle(win));
+  return id == TiIds::kUnknown ? std::string() : num(id);
 }
 
-void created(Recording& rec, MPI_Comm comm, const char* call, MPI_Aint size, int disp_unit, const MPI_Win* win,
-             const char* action)
+void created(Recording& rec, MPI_Comm comm, const char* call, const MPI_Win* win, const char* action,
+             const std::string& fields)
 {
-  int result = MPI_UNEQUAL;
-  if (comm != MPI_COMM_WORLD && (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result) != MPI_SUCCESS ||
-                                 (result != MPI_IDENT && result != MPI_CONGRUENT)))
-    return rec.unsupported(call, kWhyWorld);
-  TiState& s = ti_state();
-  int id     = s.windows_created.at(static_cast<size_t>(rec.rank()))++;
-  s.windows[*win] = TiState::Window{id, rec.rank(), comm};
-  rec.action(std::string(action) + " " + num(id) + " " + num(size) + " " + num(disp_unit));
+  const int c = ti_comm(rec, comm, call);
+  if (c == TiIds::kUnknown)
+    return;
+  TiState& s   = ti_state();
+  const int id = s.ids.window_created(rec.rank(), ti_handle(*win), c);
+  s.windows[*win] = TiState::Window{rec.rank(), comm};
+  rec.action(std::string(action) + " " + num(id) + (fields.empty() ? "" : " " + fields) + " " + num(c));
 }
 
 // An action on window `win` naming only the window and `args`.
 void on_window(Recording& rec, const char* action, MPI_Win win, const std::string& args = "")
 {
-  std::string w = window(win);
+  std::string w = window(rec, win);
   if (!w.empty())
     rec.action(std::string(action) + " " + w + (args.empty() ? "" : " " + args));
 }
 
-// Transfers: the target's rank in the window's communicator is its world rank.
+// Transfers: TARGET OCOUNT OTYPE TDISP TCOUNT TTYPE, the target a rank of the window's communicator.
 std::string transfer(int target, int ocount, MPI_Datatype otype, MPI_Aint tdisp, int tcount, MPI_Datatype ttype)
 {
   return num(target) + " " + ti_count_type(ocount, otype) + " " + num(tdisp) + " " + ti_count_type(tcount, ttype);
@@ -87,9 +85,18 @@ std::string group_ranks(MPI_Group group)
   return out;
 }
 
-void refused(Recording& rec, const char* call, const char* what)
+// A request-based transfer "haec_<op> ID W ...", completed by the wait of its request; SMPI hands
+// back MPI_REQUEST_NULL for a transfer to the rank itself and no request at all for
+// MPI_Rget_accumulate (done when the call returns): those are completed at once.
+void requested(Recording& rec, const char* op, MPI_Win win, const std::string& args, MPI_Request request, bool done)
 {
-  rec.unsupported(call, std::string(what) + " (libs/trace/README.md lists the one-sided calls that replay)");
+  std::string w = window(rec, win);
+  if (w.empty())
+    return;
+  const uint64_t key = done || request == MPI_REQUEST_NULL ? 0 : ti_key(request);
+  rec.recorder().collective_start(rec.rank(), op, w + " " + args, key);
+  if (key == 0)
+    rec.recorder().complete(rec.rank(), 0, 0, 0);
 }
 
 } // namespace
@@ -97,16 +104,33 @@ void refused(Recording& rec, const char* call, const char* what)
 // ---- windows ------------------------------------------------------------------------------------
 void Win_create(Recording& rec, void*, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, MPI_Win* win)
 {
-  created(rec, comm, "MPI_Win_create", size, disp_unit, win, "haec_win_create");
+  created(rec, comm, "MPI_Win_create", win, "haec_win_create", num(size) + " " + num(disp_unit));
 }
 void Win_allocate(Recording& rec, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void*, MPI_Win* win)
 {
-  created(rec, comm, "MPI_Win_allocate", size, disp_unit, win, "haec_win_allocate");
+  created(rec, comm, "MPI_Win_allocate", win, "haec_win_allocate", num(size) + " " + num(disp_unit));
+}
+void Win_allocate_shared(Recording& rec, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void*, MPI_Win* win)
+{
+  created(rec, comm, "MPI_Win_allocate_shared", win, "haec_win_allocate_shared", num(size) + " " + num(disp_unit));
+}
+void Win_create_dynamic(Recording& rec, MPI_Info, MPI_Comm comm, MPI_Win* win)
+{
+  created(rec, comm, "MPI_Win_create_dynamic", win, "haec_win_create_dynamic", "");
+}
+void Win_attach(Recording& rec, MPI_Win win, void*, MPI_Aint size)
+{
+  on_window(rec, "haec_win_attach", win, num(size));
+}
+void Win_detach(Recording& rec, MPI_Win win, const void*)
+{
+  on_window(rec, "haec_win_detach", win);
 }
 void Win_free(Recording& rec, MPI_Win kept, MPI_Win*)
 {
   on_window(rec, "haec_win_free", kept);
   ti_state().windows.erase(kept);
+  ti_state().ids.window_freed(rec.rank(), ti_handle(kept));
 }
 
 // ---- synchronisation ----------------------------------------------------------------------------
@@ -215,40 +239,35 @@ void Compare_and_swap(Recording& rec, const void*, void* compare, void* result, 
             num(target) + " " + ti_type_id(type) + " " + num(tdisp) + " " + (swapped ? "1" : "0"));
 }
 
-// ---- what replay cannot do ---------------------------------------------------------------------
-void Win_allocate_shared(Recording& rec, MPI_Aint, int, MPI_Info, MPI_Comm, void*, MPI_Win*)
+// ---- request-based transfers -------------------------------------------------------------------
+void Rput(Recording& rec, const void*, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
+          MPI_Datatype ttype, MPI_Win win, MPI_Request* request)
 {
-  refused(rec, "MPI_Win_allocate_shared", "a shared-memory window");
+  if (target != MPI_PROC_NULL)
+    requested(rec, "rput", win, transfer(target, ocount, otype, tdisp, tcount, ttype), *request, false);
 }
-void Win_create_dynamic(Recording& rec, MPI_Info, MPI_Comm, MPI_Win*)
+void Rget(Recording& rec, void*, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
+          MPI_Datatype ttype, MPI_Win win, MPI_Request* request)
 {
-  refused(rec, "MPI_Win_create_dynamic", "a dynamic window");
+  if (target != MPI_PROC_NULL)
+    requested(rec, "rget", win, transfer(target, ocount, otype, tdisp, tcount, ttype), *request, false);
 }
-void Win_attach(Recording& rec, MPI_Win, void*, MPI_Aint)
+void Raccumulate(Recording& rec, const void*, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
+                 MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request* request)
 {
-  refused(rec, "MPI_Win_attach", "a dynamic window");
+  if (target != MPI_PROC_NULL)
+    requested(rec, "raccumulate", win, transfer(target, ocount, otype, tdisp, tcount, ttype) + " " + op_class(op),
+              *request, false);
 }
-void Win_detach(Recording& rec, MPI_Win, const void*)
+void Rget_accumulate(Recording& rec, const void*, int ocount, MPI_Datatype otype, void*, int rcount,
+                     MPI_Datatype rtype, int target, MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Op op,
+                     MPI_Win win, MPI_Request*)
 {
-  refused(rec, "MPI_Win_detach", "a dynamic window");
-}
-void Rput(Recording& rec, const void*, int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype, MPI_Win, MPI_Request*)
-{
-  refused(rec, "MPI_Rput", "a request-based one-sided call");
-}
-void Rget(Recording& rec, void*, int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype, MPI_Win, MPI_Request*)
-{
-  refused(rec, "MPI_Rget", "a request-based one-sided call");
-}
-void Raccumulate(Recording& rec, const void*, int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype, MPI_Op, MPI_Win,
-                 MPI_Request*)
-{
-  refused(rec, "MPI_Raccumulate", "a request-based one-sided call");
-}
-void Rget_accumulate(Recording& rec, const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Aint, int,
-                     MPI_Datatype, MPI_Op, MPI_Win, MPI_Request*)
-{
-  refused(rec, "MPI_Rget_accumulate", "a request-based one-sided call");
+  if (target != MPI_PROC_NULL)
+    requested(rec, "rget_accumulate", win,
+              num(target) + " " + ti_count_type(ocount, otype) + " " + ti_count_type(rcount, rtype) + " " +
+                  num(tdisp) + " " + ti_count_type(tcount, ttype) + " " + op_class(op),
+              MPI_REQUEST_NULL, true);
 }
 
 } // namespace haec::pmpi::record

@@ -6,6 +6,7 @@
 #include "ti_capture.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -35,8 +36,7 @@ void start_recording(int world_size)
   }();
   if (wanted) {
     s.recorder->ensure_ranks(world_size);
-    if (static_cast<int>(s.windows_created.size()) < world_size)
-      s.windows_created.resize(static_cast<size_t>(world_size), 0);
+    s.ids.ensure_ranks(world_size);
   }
 }
 
@@ -153,15 +153,46 @@ std::string ti_root(MPI_Comm comm, int root)
   return std::to_string(std::max(0, to_world(comm, root)));
 }
 
-bool ti_world(const Recording& rec, MPI_Comm comm, const char* call)
+uint64_t ti_handle(const void* object)
 {
-  int result = MPI_UNEQUAL;
-  if (comm == MPI_COMM_WORLD || (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result) == MPI_SUCCESS &&
-                                 (result == MPI_IDENT || result == MPI_CONGRUENT)))
-    return true;
-  rec.unsupported(call, "a collective on a communicator other than MPI_COMM_WORLD (TI replay runs collectives on "
-                        "MPI_COMM_WORLD)");
-  return false;
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(object));
+}
+
+int ti_comm_rank(MPI_Comm comm)
+{
+  int r = -1;
+  PMPI_Comm_rank(comm, &r);
+  return r;
+}
+
+std::vector<int> ti_members(MPI_Comm comm)
+{
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  std::vector<int> world(static_cast<size_t>(std::max(n, 0)));
+  for (int i = 0; i < n; ++i)
+    world[static_cast<size_t>(i)] = to_world(comm, i);
+  return world;
+}
+
+int ti_comm(const Recording& rec, MPI_Comm comm, const char* call)
+{
+  if (comm == MPI_COMM_WORLD)
+    return TiIds::kWorld;
+  if (comm == MPI_COMM_SELF)
+    return TiIds::kSelf;
+  const int id = ti_state().ids.comm(rec.rank(), ti_handle(comm));
+  if (id == TiIds::kUnknown)
+    rec.unsupported(call, "its communicator was not made by a call the recorder sees (MPI_Comm_split, _dup, _create, "
+                          "_create_group, _split_type, MPI_Cart_create, _sub; libs/trace/README.md)");
+  return id;
+}
+
+int ti_comm_created(const Recording& rec, int parent, MPI_Comm created)
+{
+  if (created == MPI_COMM_NULL)
+    return -1;
+  return ti_state().ids.comm_created(rec.rank(), ti_handle(created), parent, ti_members(created));
 }
 
 } // namespace haec::pmpi

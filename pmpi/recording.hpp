@@ -5,6 +5,7 @@
 #pragma once
 #include <mpi.h>
 
+#include "ti_ids.hpp"
 #include "ti_recorder.hpp"
 
 #include <cstdint>
@@ -14,8 +15,9 @@
 
 namespace haec::pmpi {
 
-struct TiPersistent { // a persistent request, written as isend/irecv at each MPI_Start
-  bool send = true;
+struct TiPersistent { // a persistent request, written as isend/irecv (haec_ibsend, _issend) at each MPI_Start
+  bool send        = true;
+  const char* mode = ""; // "b" buffered, "s" synchronous
   int peer = -1, tag = 0, count = 0;
   MPI_Datatype type = MPI_DATATYPE_NULL;
   MPI_Comm comm     = MPI_COMM_NULL;
@@ -24,15 +26,14 @@ struct TiPersistent { // a persistent request, written as isend/irecv at each MP
 struct TiState {
   TiRecorder* recorder = nullptr; // null: not recording
   std::string dir;
+  TiIds ids;                                           // communicators' and windows' ids in the trace
   std::unordered_map<MPI_Request, MPI_Comm> recv_comm; // receives: statuses name comm ranks
   std::unordered_map<MPI_Request, TiPersistent> persistent;
   struct Window {
-    int id   = 0; // per rank, windows numbered in creation order
-    int rank = 0;
+    int rank      = 0;
     MPI_Comm comm = MPI_COMM_NULL;
   };
   std::unordered_map<MPI_Win, Window> windows; // the live windows of every rank
-  std::vector<int> windows_created;            // by world rank
 };
 TiState& ti_state();
 inline TiRecorder* ti() { return ti_state().recorder; }
@@ -91,7 +92,15 @@ std::string ti_type_id(MPI_Datatype type);
 // Counts of a v-collective (one per rank of comm), zeros when not significant here; *sum = total.
 std::string ti_counts(const int* counts, MPI_Comm comm, MPI_Datatype type, bool significant, double* sum);
 std::string ti_root(MPI_Comm comm, int root); // the root as a world rank
-// Replay runs collectives (and windows) on MPI_COMM_WORLD: others make the trace fail.
-bool ti_world(const Recording& rec, MPI_Comm comm, const char* call);
+
+// ---- communicators (ti_ids.hpp) ----
+uint64_t ti_handle(const void* object);
+int ti_comm_rank(MPI_Comm comm);
+std::vector<int> ti_members(MPI_Comm comm); // world ranks in rank order
+// The trace's id of `comm` for `call`, or TiIds::kUnknown after telling the recorder the call
+// cannot be replayed (a communicator created before the recording or by a call it does not see).
+int ti_comm(const Recording& rec, MPI_Comm comm, const char* call);
+// `rec`'s rank got `created` (MPI_COMM_NULL: none) from `parent`: its id, -1 for MPI_COMM_NULL.
+int ti_comm_created(const Recording& rec, int parent, MPI_Comm created);
 
 } // namespace haec::pmpi

@@ -184,11 +184,13 @@ void TiRecorder::send(int rank, bool blocking, int dst, int tag, double count, i
   if (!r)
     return;
   flush(*r);
+  const size_t line = r->lines.size();
   push(*r, std::string(blocking ? "send " : "isend ") + std::to_string(dst) + " " + std::to_string(tag) + " " +
                ti_number(count) + " " + std::to_string(dtype));
   if (!blocking) {
     Pending p;
     p.kind = Pending::Send;
+    p.line = line;
     p.src = rank, p.dst = dst, p.tag = tag;
     r->pending[request] = p;
   }
@@ -224,6 +226,7 @@ void TiRecorder::collective_start(int rank, const std::string& op, const std::st
   Pending p;
   p.kind = Pending::Collective;
   p.id   = r->next_id++;
+  p.line = r->lines.size();
   push(*r, "haec_" + op + " " + std::to_string(p.id) + (args.empty() ? "" : " " + args));
   r->pending[request] = p;
 }
@@ -253,6 +256,18 @@ void TiRecorder::complete(int rank, uint64_t request, int src, int tag)
                        ti_number(p.count) + " " + std::to_string(p.dtype);
   }
   push(*r, "wait " + std::to_string(p.src) + " " + std::to_string(p.dst) + " " + std::to_string(p.tag));
+}
+
+void TiRecorder::cancelled(int rank, uint64_t request)
+{
+  Rank* r = at(rank);
+  if (!r)
+    return;
+  auto it = r->pending.find(request);
+  if (it == r->pending.end())
+    return;
+  r->lines[it->second.line].clear(); // never happened: rank_text leaves the line out
+  r->pending.erase(it);
 }
 
 bool TiRecorder::knows(int rank, uint64_t request) const
@@ -295,7 +310,8 @@ std::string TiRecorder::rank_text(int rank) const
   if (rank < 0 || rank >= ranks())
     return out;
   for (auto const& l : ranks_[static_cast<size_t>(rank)].lines)
-    out += l + "\n";
+    if (!l.empty())
+      out += l + "\n";
   return out;
 }
 

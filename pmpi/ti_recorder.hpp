@@ -15,7 +15,8 @@
 //     for every request they completed: replay then takes exactly the emulated time;
 //   - non-blocking collectives as our actions "haec_<op> ID ..." and "haec_wait ID"
 //     (core/replay_extra_actions.cpp);
-//   - calls replay cannot express (one-sided, collectives on sub-communicators) as an error.
+//   - the rest as our haec_* actions (communicators, one-sided communication, buffered and
+//     synchronous sends); calls replay cannot express as an error.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -58,6 +59,8 @@ public:
   void collective_start(int rank, const std::string& op, const std::string& args, uint64_t request);
   // A request completed; src and tag are the status of a receive (ignored for sends).
   void complete(int rank, uint64_t request, int src, int tag);
+  // A request the program cancelled completed: it did nothing, its start line is taken out.
+  void cancelled(int rank, uint64_t request);
   bool knows(int rank, uint64_t request) const;
   void forget(int rank, uint64_t request);
   void finalize(int rank);
@@ -75,7 +78,7 @@ public:
 private:
   struct Pending {
     enum Kind { Send, Recv, Collective } kind = Send;
-    size_t line = 0;  // the irecv line, completed with the matched source
+    size_t line = 0;  // the start line (an irecv's is completed with the matched source)
     int src = 0, dst = 0, tag = 0;
     double count = 0;
     int dtype    = 0;

@@ -8,6 +8,7 @@
 #include "replay_reader.hpp"
 #include "ti_counter_check.hpp"
 #include "ti_program.hpp"
+#include "ti_schema.hpp"
 
 #include <cerrno>
 #include <climits>
@@ -39,17 +40,7 @@ const std::map<std::string, Arity>& fixed()
       {"sendRecv", {6, 6}},    {"barrier", {0, 0}},    {"bcast", {1, 3}},      {"reduce", {2, 4}},
       {"allreduce", {2, 3}},   {"alltoall", {2, 4}},   {"gather", {2, 5}},     {"scatter", {2, 5}},
       {"allgather", {2, 4}},   {"scan", {2, 3}},       {"exscan", {2, 3}},     {"compute", {1, 1}},
-      {"sleep", {1, 1}},       {"location", {2, 2}},   {"haec_ibarrier", {1, 1}}, {"haec_ibcast", {4, 4}},
-      {"haec_ireduce", {4, 4}}, {"haec_iallreduce", {3, 3}}, {"haec_ialltoall", {5, 5}},
-      {"haec_iallgather", {5, 5}}, {"haec_igather", {6, 6}}, {"haec_iscatter", {6, 6}}, {"haec_wait", {1, 1}},
-      // one-sided communication (core/replay_rma_actions.cpp); post/start end with a group of any size
-      {"haec_barrier", {0, 0}}, {"haec_win_create", {3, 3}}, {"haec_win_allocate", {3, 3}}, {"haec_win_free", {1, 1}},
-      {"haec_win_fence", {2, 2}}, {"haec_win_lock", {4, 4}},
-      {"haec_win_unlock", {2, 2}}, {"haec_win_lock_all", {2, 2}}, {"haec_win_unlock_all", {1, 1}},
-      {"haec_win_flush", {2, 2}}, {"haec_win_flush_local", {2, 2}}, {"haec_win_flush_all", {1, 1}},
-      {"haec_win_flush_local_all", {1, 1}}, {"haec_win_post", {3, INT_MAX}}, {"haec_win_start", {3, INT_MAX}},
-      {"haec_win_complete", {1, 1}}, {"haec_win_wait", {1, 1}}, {"haec_put", {7, 7}}, {"haec_get", {7, 7}},
-      {"haec_accumulate", {8, 8}}, {"haec_get_accumulate", {10, 10}}, {"haec_compare_and_swap", {5, 5}}};
+      {"sleep", {1, 1}},       {"location", {2, 2}}};
   return a;
 }
 
@@ -92,12 +83,10 @@ bool is_int(const std::string& s, long long& v)
 const char* kRecord = "record the trace with `haec trace record` (libs/trace/README.md)";
 const char* kRepair = "rewrite it with `haec trace repair TRACE --out FIXED` or record it with `haec trace record`";
 
-// Index of the root argument of collectives that have one (field index in the line).
+// Index of the root argument of SimGrid's collectives that have one (field index in the line).
 int root_field(const std::string& action)
 {
-  static const std::map<std::string, int> roots = {{"bcast", 3},        {"reduce", 4},      {"gather", 4},
-                                                   {"scatter", 4},      {"haec_ibcast", 4}, {"haec_ireduce", 4},
-                                                   {"haec_igather", 7}, {"haec_iscatter", 7}};
+  static const std::map<std::string, int> roots = {{"bcast", 3}, {"reduce", 4}, {"gather", 4}, {"scatter", 4}};
   auto it = roots.find(action);
   return it == roots.end() ? -1 : it->second;
 }
@@ -109,12 +98,6 @@ std::vector<int> datatype_fields(const std::string& action)
     return {5};
   if (action == "sendRecv")
     return {6, 7};
-  if (action == "haec_ibcast" || action == "haec_ireduce")
-    return {5};
-  if (action == "haec_iallreduce")
-    return {4};
-  if (action == "haec_ialltoall" || action == "haec_iallgather" || action == "haec_igather" || action == "haec_iscatter")
-    return {4, 6};
   return {};
 }
 
@@ -170,15 +153,10 @@ void check_values(const std::vector<std::string>& f, const std::string& at, int 
   }
   if (int r = root_field(action); r >= 0 && static_cast<size_t>(r) < f.size())
     check_rank_field(at, action, "root", f[static_cast<size_t>(r)], ranks);
-  for (int i : datatype_fields(action)) {
-    if (static_cast<size_t>(i) >= f.size())
-      continue;
-    const bool ours = action.rfind("haec_", 0) == 0; // core/replay_extra_actions.cpp knows ids 0..14
-    long long id    = -2;
-    if (datatype_size(f[static_cast<size_t>(i)]) < 0 || (ours && (!is_int(f[static_cast<size_t>(i)], id) || id > 14)))
+  for (int i : datatype_fields(action))
+    if (static_cast<size_t>(i) < f.size() && datatype_size(f[static_cast<size_t>(i)]) < 0)
       throw InputError(at, "datatype id " + f[static_cast<size_t>(i)] + " of " + action + " is unknown",
-                       ours ? "haec_* actions take ids 0..14" : "SimGrid 3.32 datatype ids are -1 and 0..59");
-  }
+                       "SimGrid 3.32 datatype ids are -1 and 0..59");
 }
 
 void check_line(const std::vector<std::string>& f, const std::string& at, int rank, int ranks)
@@ -202,6 +180,10 @@ void check_line(const std::vector<std::string>& f, const std::string& at, int ra
   if (rma.count(action))
     throw InputError(at, "MPI_" + action + " (one-sided communication) cannot be replayed: SimGrid 3.32's TI replay has no RMA",
                      "simulate the program online with haec run -- APP");
+  if (haec_schemas(action) != nullptr) { // ours: field by field (ti_schema.hpp)
+    check_haec_line(f, at, ranks);
+    return;
+  }
   int lo = 0, hi = 0;
   if (auto it = fixed().find(action); it != fixed().end()) {
     lo = it->second.min, hi = it->second.max;
@@ -218,7 +200,7 @@ void check_line(const std::vector<std::string>& f, const std::string& at, int ra
                                         "not say which request completed",
                      kRecord);
   } else {
-    throw InputError(at, "unknown action '" + action + "'", "SimGrid 3.32 TI actions and haec_* actions only; " +
+    throw InputError(at, "unknown action '" + action + "'", "SimGrid's TI actions and haec_* actions only; " +
                                                                  std::string(kRecord));
   }
   if (args < lo || args > hi)
@@ -254,7 +236,7 @@ void add_to_rank(RankActions& ra, const std::vector<std::string>& f, const std::
   }
   if (action == "compute" || action == "sleep" || action == "location" || action.rfind("comm_", 0) == 0)
     return;
-  ra.actions.push_back(to_action(f, line, ra.default_type_size));
+  ra.actions.push_back(to_action(f, line, ra.default_type_size, ra.fields));
 }
 
 // What SimGrid needs of each rank's sequence (without init it crashes; without finalize the trace
@@ -402,6 +384,26 @@ TiProgram read_ti_program(const std::string& list_path, int& ranks)
   for (int r = 0; r < ranks; ++r)
     check_sequence(program, r, shared ? list_path : files[static_cast<size_t>(r)]);
   return program;
+}
+
+std::string ti_action_location(const std::string& list_path, int rank, uint64_t ordinal)
+{
+  const auto files  = ti_rank_files(list_path);
+  const bool shared = files.size() == 1 && files[0] == list_path;
+  if (!shared && (rank < 0 || static_cast<size_t>(rank) >= files.size()))
+    return list_path;
+  const std::string& file = shared ? files[0] : files[static_cast<size_t>(rank)];
+  std::istringstream in(read_file(file, "TI trace"));
+  std::string line;
+  uint64_t seen = 0;
+  for (size_t lineno = 1; std::getline(in, line); ++lineno) {
+    const auto f = replay_fields(line);
+    if (f.size() < 2 || f[0][0] == '#' || f[1] == "compute" || f[1] == "sleep" || f[0] != std::to_string(rank))
+      continue;
+    if (++seen == ordinal)
+      return file + ":" + std::to_string(lineno);
+  }
+  return file;
 }
 
 void check_ti_trace(const std::string& list_path, int ranks, const MatchOptions& options)

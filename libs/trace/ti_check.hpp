@@ -5,6 +5,7 @@
 #include "ti_match.hpp"
 #include "ti_program.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,14 @@ void check_ti_line(const std::vector<std::string>& fields, const std::string& at
 // One rank file's text (for tests and the OTF2 import's own output): every line, init first,
 // finalize last.
 void check_ti_rank_text(const std::string& text, const std::string& file, int rank, int ranks);
+
+} // namespace haec::trace
+
+namespace haec::trace {
+
+// Where the `ordinal`-th action (1-based) of `rank` other than compute and sleep is in the trace
+// `list_path`: "<file>:<line>", or the rank's file alone when it has fewer actions. For the
+// replay, which counts the actions a rank runs but not the lines they came from.
+std::string ti_action_location(const std::string& list_path, int rank, uint64_t ordinal);
 
 } // namespace haec::trace

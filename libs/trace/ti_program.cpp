@@ -1,7 +1,9 @@
 #include "ti_program.hpp"
 
 #include "mapping_detail.hpp"
+#include "ti_schema.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -20,6 +22,15 @@ uint64_t bytes(const std::vector<std::string>& f, size_t count, size_t type, int
   const long long n = count < f.size() ? integer(f[count]) : 0;
   const int size    = type < f.size() ? datatype_size(f[type]) : default_type_size;
   return n > 0 && size > 0 ? static_cast<uint64_t>(n) * static_cast<uint64_t>(size) : 0;
+}
+
+// The root of SimGrid's rooted collectives (bcast COUNT ROOT, reduce COUNT COMP ROOT, gather and
+// scatter SCOUNT RCOUNT ROOT), -1 for the others.
+int root(const std::vector<std::string>& f)
+{
+  const std::string& n = f[1];
+  const size_t i       = n == "bcast" ? 3 : n == "reduce" || n == "gather" || n == "scatter" ? 4 : 0;
+  return i == 0 ? -1 : i < f.size() ? static_cast<int>(integer(f[i])) : 0; // SimGrid's default root: 0
 }
 
 const std::set<std::string>& collectives()
@@ -60,7 +71,53 @@ int datatype_size(const std::string& id)
   return mapping::detail::ti_datatype_size(id);
 }
 
-TiAction to_action(const std::vector<std::string>& f, uint32_t line, int default_type_size)
+namespace {
+
+// Our actions (ti_schema.hpp): their numbers kept for the matching, the kind it plays them as.
+TiAction haec_action(const std::vector<std::string>& f, TiAction a, std::vector<long long>& numbers)
+{
+  const std::string& n = f[1];
+  std::vector<long long> v = haec_fields(f);
+  a.first = static_cast<uint32_t>(numbers.size());
+  a.count = static_cast<uint32_t>(v.size());
+  numbers.insert(numbers.end(), v.begin(), v.end());
+  auto size = [](long long type) { return std::max(datatype_size(std::to_string(type)), 0); };
+  if (n.rfind("haec_comm_", 0) == 0) {
+    a.kind = TiAction::Comm;
+  } else if (n.rfind("haec_win_", 0) == 0 || n == "haec_put" || n == "haec_get" || n == "haec_accumulate" ||
+             n == "haec_get_accumulate" || n == "haec_compare_and_swap" || n == "haec_rput" || n == "haec_rget" ||
+             n == "haec_raccumulate" || n == "haec_rget_accumulate") {
+    a.kind = TiAction::Win;
+  } else if (n == "haec_bsend" || n == "haec_ssend") { // DST TAG COUNT TYPE
+    a.kind  = TiAction::Send;
+    a.mode  = static_cast<uint8_t>(n[5]);
+    a.peer  = static_cast<int>(v[0]);
+    a.tag   = v[1];
+    a.bytes = static_cast<uint64_t>(v[2]) * static_cast<uint64_t>(size(v[3]));
+  } else if (n == "haec_ibsend" || n == "haec_issend") { // ID DST TAG COUNT TYPE
+    a.kind  = TiAction::IdSend;
+    a.mode  = static_cast<uint8_t>(n[6]);
+    a.peer  = static_cast<int>(v[1]);
+    a.tag   = v[2];
+    a.bytes = static_cast<uint64_t>(v[3]) * static_cast<uint64_t>(size(v[4]));
+  } else if (n == "haec_wait") {
+    a.kind = TiAction::NbWait;
+    a.tag  = v[0];
+  } else if (n.rfind("haec_i", 0) == 0) { // ID C ...
+    a.kind = TiAction::NbColl;
+    a.tag  = v[0];
+    a.comm = static_cast<int32_t>(v[1]);
+  } else { // haec_<collective> C ...
+    a.kind = TiAction::Coll;
+    a.comm = static_cast<int32_t>(v[0]);
+  }
+  return a;
+}
+
+} // namespace
+
+TiAction to_action(const std::vector<std::string>& f, uint32_t line, int default_type_size,
+                   std::vector<long long>& numbers)
 {
   TiAction a;
   a.line             = line;
@@ -92,12 +149,9 @@ TiAction to_action(const std::vector<std::string>& f, uint32_t line, int default
     a.bytes2 = bytes(f, 4, 7, default_type_size);
   } else if (collectives().count(n)) {
     a.kind = TiAction::Coll;
-  } else if (n == "haec_wait") {
-    a.kind = TiAction::NbWait;
-    a.tag  = integer(f[2]);
-  } else if (n.rfind("haec_i", 0) == 0) {
-    a.kind = TiAction::NbColl;
-    a.tag  = integer(f[2]);
+    a.peer = root(f); // SimGrid's rooted collectives: the root, compared across ranks
+  } else if (haec_schemas(n) != nullptr) {
+    return haec_action(f, a, numbers);
   }
   return a;
 }

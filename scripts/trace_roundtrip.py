@@ -1,0 +1,231 @@
+#!/usr/bin/python3
+"""Round trip of a public MPI test suite through a trace: emulate, record, check, replay.
+
+    scripts/trace_roundtrip.py SUITE_DIR --build BUILD [--work DIR] [--only REGEX] [--jobs 2] [--report FILE]
+
+SUITE_DIR is the MPICH test suite as SimGrid ships it (teshsuite/smpi/mpich3-test of a SimGrid
+source tree): its `testlist` files name the programs and their rank counts, its CMakeLists.txt
+the sources of the few programs not named after their source. Nothing of it is copied into this
+repository; programs are compiled into --work with `haec cc` / `haec f77` / `haec fc`.
+
+For each (program, ranks, arguments) entry of the lists, on a cluster of that many hosts:
+  1. `haec run -- PROG` (emulation): must exit 0 and print "No Errors" (else: not counted);
+  2. `haec trace record ... --keep-run` : exit 0, or a refusal (exit 2, one line naming the call);
+  3. `haec trace check TRACE`: "ok";
+  4. `haec run --replay TRACE`: exit 0, the same makespan as the recording run (1e-12 relative)
+     and the same number of network transfers.
+Prints one line per entry and a table of counts (also written to --report as JSON)."""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+TOLERANCE = 1e-12
+OUTCOMES = ["roundtrip", "refused", "emulation-fails", "record-fails", "check-fails", "replay-fails", "differs",
+            "build-fails"]
+
+
+def testlists(suite):
+    """(directory, language, entry words) for every active entry of the suite's lists."""
+    out = []
+
+    def walk(d, lang):
+        path = os.path.join(d, "testlist")
+        if not os.path.exists(path):
+            return
+        for line in open(path):
+            line = line.split("#")[0].strip()
+            if not line or line.startswith("!"):
+                continue
+            words = line.split()
+            sub = os.path.join(d, words[0])
+            if len(words) == 1 and os.path.isdir(sub):
+                walk(sub, lang)
+            elif len(words) >= 2:
+                out.append((d, lang, words))
+
+    for top, lang in (("", "c"), ("f77", "f77"), ("f90", "f90")):
+        d = os.path.join(suite, top) if top else suite
+        path = os.path.join(d, "testlist")
+        for line in open(path):
+            line = line.split("#")[0].strip()
+            if line and not line.startswith("!") and line not in ("f77", "f90") and os.path.isdir(os.path.join(d, line)):
+                walk(os.path.join(d, line), lang)
+    return out
+
+
+def sources(directory, name, lang):
+    """The source files and extra flags of program `name` (from CMakeLists.txt when not name.<ext>)."""
+    cmake = open(os.path.join(directory, "CMakeLists.txt")).read() if os.path.exists(
+        os.path.join(directory, "CMakeLists.txt")) else ""
+    flags = []
+    m = re.search(r"set_target_properties\(%s PROPERTIES COMPILE_FLAGS \"([^\"]*)\"" % re.escape(name), cmake)
+    if m:
+        flags = m.group(1).split()
+    m = re.search(r"add_executable\(%s\s+EXCLUDE_FROM_ALL\s+([^)]*)\)" % re.escape(name), cmake)
+    if m:
+        files = [f.replace("${CMAKE_CURRENT_SOURCE_DIR}/", "") for f in m.group(1).split()]
+        return [os.path.normpath(os.path.join(directory, f)) for f in files if "dtypes.c" not in f], flags
+    for block in re.finditer(r"foreach\((\w+)\s+([^)]*)\)(.*?)endforeach", cmake, re.S):
+        var, names, body = block.group(1), block.group(2).split(), block.group(3)
+        if name in names:
+            m = re.search(r"add_executable\(\$\{%s\}\s+EXCLUDE_FROM_ALL\s+([^)]*)\)" % var, body)
+            if m:
+                files = [f.replace("${%s}" % var, name) for f in m.group(1).split()]
+                return [os.path.join(directory, f) for f in files], flags
+    ext = {"c": ".c", "f77": ".f", "f90": ".f90"}[lang]
+    return [os.path.join(directory, name + ext)], flags
+
+
+def run(argv, cwd=None, timeout=600, env=None):
+    try:
+        p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, env=env)
+        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        return -1, "", "timeout after %d s" % timeout
+
+
+class Suite:
+    def __init__(self, args):
+        self.suite = os.path.abspath(args.suite)
+        self.haec = os.path.join(os.path.abspath(args.build), "bin", "haec")
+        self.work = os.path.abspath(args.work)
+        os.makedirs(self.work, exist_ok=True)
+        self.utils = {}
+
+    def util(self, lang):
+        """The suite's support library for `lang` (mtest), compiled once."""
+        if lang in self.utils:
+            return self.utils[lang]
+        d = os.path.join(self.work, "util-" + lang)
+        os.makedirs(d, exist_ok=True)
+        inc = ["-I" + os.path.join(self.suite, "include")]
+        if lang == "c":
+            srcs, tool = ["dtypes.c", "mtest.c", "mtestcheck.c", "mtest_datatype.c", "mtest_datatype_gen.c"], "cc"
+            srcs = [os.path.join(self.suite, "util", s) for s in srcs]
+        elif lang == "f77":
+            srcs, tool = [os.path.join(self.suite, "f77", "util", "mtestf.f")], "f77"
+        else:
+            srcs, tool = [os.path.join(self.suite, "f90", "util", "mtestf90.f90")], "fc"
+        objs = []
+        for s in srcs:
+            o = os.path.join(d, os.path.basename(s) + ".o")
+            if not os.path.exists(o):
+                rc, out, err = run([self.haec, tool, "-c", "-O2"] + inc + ["-o", o, s], cwd=d)
+                if rc != 0:
+                    raise RuntimeError("cannot compile %s: %s" % (s, err.strip()[-400:]))
+            objs.append(o)
+        self.utils[lang] = (objs, d)
+        return self.utils[lang]
+
+    def build(self, directory, lang, name):
+        rel = os.path.relpath(directory, self.suite)
+        out_dir = os.path.join(self.work, "bin", rel)
+        os.makedirs(out_dir, exist_ok=True)
+        exe = os.path.join(out_dir, name)
+        if os.path.exists(exe):
+            return exe, ""
+        objs, util_dir = self.util(lang)
+        srcs, flags = sources(directory, name, lang)
+        tool = {"c": "cc", "f77": "f77", "f90": "fc"}[lang]
+        # smpiff writes temporary files next to its sources: compile copies in the work tree
+        copies = []
+        for s in srcs:
+            c = os.path.join(out_dir, os.path.basename(s))
+            if not os.path.exists(c):
+                shutil.copy(s, c)
+            copies.append(c)
+        extra = ["-std=legacy"] if lang != "c" else []
+        argv = [self.haec, tool, "-O2"] + extra + flags + ["-I" + os.path.join(self.suite, "include"), "-I" + directory,
+                                                         "-I" + util_dir, "-o", exe] + copies + objs + (["-lm"] if lang == "c" else [])
+        rc, out, err = run(argv, cwd=out_dir)
+        if rc != 0:
+            return None, (err or out).strip().splitlines()[-1:] or ["?"]
+        return exe, ""
+
+    def entry(self, directory, lang, words):
+        name, np = words[0], int(words[1])
+        prog_args = [w[4:] for w in words[2:] if w.startswith("arg=")]
+        xfail = any(w.startswith("xfail=") for w in words[2:])
+        label = "%s/%s np=%d%s" % (os.path.relpath(directory, self.suite), name, np,
+                                   (" " + " ".join(prog_args)) if prog_args else "")
+        tag = re.sub(r"[^A-Za-z0-9_.-]", "_", label)
+        d = os.path.join(self.work, "runs", tag)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        exe, why = self.build(directory, lang, name)
+        if exe is None:
+            return label, "build-fails", " ".join(why)
+        platform = ["--platform", "cluster:%d" % max(np, 1), "-np", str(np)]
+        rc, out, err = run([self.haec, "run"] + platform + ["--out", "emu", "--", exe] + prog_args, cwd=d)
+        output = out + (open(os.path.join(d, "emu", "stdout.txt")).read() if os.path.exists(
+            os.path.join(d, "emu", "stdout.txt")) else "")
+        if rc != 0 or "No Errors" not in output or xfail:
+            return label, "emulation-fails", (err.strip().splitlines() or ["no 'No Errors'"])[-1][:200]
+        rc, out, err = run([self.haec, "trace", "record"] + platform + ["--out", "t/trace", "--keep-run", "rec", "--",
+                                                                      exe] + prog_args, cwd=d)
+        if rc == 2 and "cannot be replayed" in err:
+            return label, "refused", err.strip().splitlines()[-1][:240]
+        if rc != 0:
+            return label, "record-fails", ("exit %d: " % rc) + (err.strip().splitlines() or ["?"])[-1][:240]
+        # the trace is checked and replayed from another directory than its own
+        rc, out, err = run([self.haec, "trace", "check", os.path.join(d, "t", "trace")], cwd=self.work)
+        if rc != 0:
+            return label, "check-fails", ("exit %d: " % rc) + (err.strip().splitlines() or ["?"])[-1][:240]
+        rc, out, err = run([self.haec, "run"] + platform + ["--replay", os.path.join(d, "t", "trace"), "--out",
+                                                          os.path.join(d, "rep")], cwd=self.work)
+        if rc != 0:
+            return label, "replay-fails", ("exit %d: " % rc) + (err.strip().splitlines() or ["?"])[-1][:240]
+        rec = json.load(open(os.path.join(d, "rec", "summary.json")))
+        rep = json.load(open(os.path.join(d, "rep", "summary.json")))
+        a, b = rec["makespan_s"], rep["makespan_s"]
+        diffs = []
+        if abs(a - b) > TOLERANCE * max(abs(a), abs(b)):
+            diffs.append("makespan %r vs %r" % (a, b))
+        for key in ("transfers", "network_transfers"):
+            if key in rec and rec.get(key) != rep.get(key):
+                diffs.append("%s %r vs %r" % (key, rec.get(key), rep.get(key)))
+        if diffs:
+            return label, "differs", "; ".join(diffs)
+        shutil.rmtree(d, ignore_errors=True)
+        return label, "roundtrip", "makespan %r" % a
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("suite")
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work", default="roundtrip-work")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--report", default="")
+    args = ap.parse_args()
+    suite = Suite(args)
+    entries = [e for e in testlists(suite.suite)
+               if not args.only or re.search(args.only, os.path.relpath(e[0], suite.suite) + "/" + " ".join(e[2]))]
+    for lang in sorted({e[1] for e in entries}):
+        suite.util(lang)
+    start = time.time()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for label, outcome, detail in pool.map(lambda e: suite.entry(*e), entries):
+            results.append({"entry": label, "outcome": outcome, "detail": detail})
+            print("%-15s %-45s %s" % (outcome, label, detail), flush=True)
+    counts = {o: sum(1 for r in results if r["outcome"] == o) for o in OUTCOMES}
+    emulated = len(results) - counts["emulation-fails"] - counts["build-fails"]
+    print("\n%d entries, %d emulate correctly; of those: %s (%.0f s)" % (
+        len(results), emulated, ", ".join("%s %d" % (o, counts[o]) for o in OUTCOMES[:1] + OUTCOMES[1:2] + OUTCOMES[3:7]),
+        time.time() - start))
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump({"counts": counts, "emulated": emulated, "results": results}, f, indent=1)
+    return 0 if counts["record-fails"] + counts["check-fails"] + counts["replay-fails"] + counts["differs"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
