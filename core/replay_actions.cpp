@@ -83,7 +83,14 @@ std::string function_name(const std::string& action)
 
 bool sends(const std::string& a)
 {
-  return a == "send" || a == "isend" || a == "Ssend" || a == "ISsend" || a == "bsend" || a == "ibsend";
+  return a == "send" || a == "isend" || a == "Ssend" || a == "ISsend" || a == "bsend" || a == "ibsend" ||
+         a == "haec_bsend" || a == "haec_ssend";
+}
+
+// Our sends with a request ID first (replay_p2p_actions.cpp): "<rank> haec_ibsend ID <dst> <tag> ...".
+bool sends_after_id(const std::string& a)
+{
+  return a == "haec_ibsend" || a == "haec_issend";
 }
 
 bool receives(const std::string& a)
@@ -106,7 +113,7 @@ size_t identifying_fields(const std::string& action)
 
 // The application's messages, from the replayed actions (the trace was checked before the run).
 // What an action is, for the messages, is decided once when it is registered.
-enum class Counted { No, Init, Send, Recv, SendRecv };
+enum class Counted { No, Init, Send, SendAfterId, Recv, SendRecv };
 
 Counted counted_kind(const std::string& action)
 {
@@ -116,6 +123,8 @@ Counted counted_kind(const std::string& action)
     return Counted::Init;
   if (sends(action))
     return Counted::Send;
+  if (sends_after_id(action))
+    return Counted::SendAfterId;
   if (receives(action))
     return Counted::Recv;
   return action == "sendRecv" ? Counted::SendRecv : Counted::No;
@@ -183,6 +192,10 @@ void Messages::on_action(Counted kind, const simgrid::xbt::ReplayAction& a)
     case Counted::Send:
       if (a.size() > 4)
         add_message(rank_, integer_field(a[2]), bytes(a, 4, 5));
+      break;
+    case Counted::SendAfterId:
+      if (a.size() > 5)
+        add_message(rank_, integer_field(a[3]), bytes(a, 5, 6));
       break;
     case Counted::Recv:
       if (a.size() > 4)

@@ -20,10 +20,22 @@
 namespace haec::core::parts {
 namespace {
 
-// Any reduction does: the replay moves bytes, the values do not matter.
-MPI_Op reduction(MPI_Datatype t)
+// Any operation does (the replay moves bytes, the values do not matter) as long as SMPI sees it as
+// commutative or not, as the program's was: its collectives choose other algorithms for the others.
+void never_applied(void*, void*, int*, MPI_Datatype*) {}
+
+MPI_Op reduction(const Action& a, size_t i)
 {
-  return t == MPI_DOUBLE || t == MPI_FLOAT || t == MPI_LONG_DOUBLE ? MPI_MAX : MPI_BAND;
+  if (i >= a.size() || a[i] == "0")
+    return MPI_MAX;
+  if (a[i] != "1")
+    fail_action(a, "reduction class '" + a[i] + "' is neither 0 (commutative) nor 1 (not commutative)");
+  static MPI_Op non_commutative = [] {
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Op_create(never_applied, 0, &op);
+    return op;
+  }();
+  return non_commutative;
 }
 
 // "COUNT TYPE" at field i; a count of -1 is a buffer given as MPI_IN_PLACE.
@@ -54,11 +66,12 @@ struct Call {
     MPI_Comm_rank(comm, &r);
     return r;
   }
-  // The fields end with `vectors` vectors of one value per rank after `fixed` fields.
-  void expect(size_t fixed, size_t vectors) const
+  // The fields end with `vectors` vectors of one value per rank after `fixed` fields (or `optional`
+  // more fields without vectors).
+  void expect(size_t fixed, size_t vectors, size_t optional = 0) const
   {
     const size_t want = base + fixed + vectors * static_cast<size_t>(size());
-    if (a.size() != want)
+    if (a.size() < want || a.size() > want + optional)
       fail_action(a, "the action has " + std::to_string(a.size() - base) + " fields after the communicator's, its " +
                          std::to_string(size()) + "-rank communicator needs " + std::to_string(want - base));
   }
@@ -97,49 +110,51 @@ int bcast(const Call& c) // COUNT ROOT TYPE
   return c.request ? MPI_Ibcast(buf, count, t, root, c.comm, c.request) : MPI_Bcast(buf, count, t, root, c.comm);
 }
 
-int reduce(const Call& c) // COUNT ROOT TYPE
+int reduce(const Call& c) // COUNT ROOT TYPE [OP]
 {
-  c.expect(3, 0);
+  c.expect(3, 0, 1);
   const int count = small_field(c.a, c.base), root = comm_rank_field(c.a, c.base + 1, c.comm);
   const MPI_Datatype t = datatype_field(c.a, c.base + 2);
+  const MPI_Op op      = reduction(c.a, c.base + 3);
   void* s = c.b.send_buffer(count * type_size(t));
   void* r = c.b.recv_buffer(count * type_size(t));
-  return c.request ? MPI_Ireduce(s, r, count, t, reduction(t), root, c.comm, c.request)
-                   : MPI_Reduce(s, r, count, t, reduction(t), root, c.comm);
+  return c.request ? MPI_Ireduce(s, r, count, t, op, root, c.comm, c.request) : MPI_Reduce(s, r, count, t, op, root, c.comm);
 }
 
 template <int (*blocking)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm),
           int (*nonblocking)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*)>
-int counted_reduction(const Call& c) // COUNT TYPE: allreduce, scan, exscan
+int counted_reduction(const Call& c) // COUNT TYPE [OP]: allreduce, scan, exscan
 {
-  c.expect(2, 0);
+  c.expect(2, 0, 1);
   const Counted x = counted(c.a, c.base);
+  const MPI_Op op = reduction(c.a, c.base + 2);
   void* s         = c.b.send_buffer(x.bytes());
   void* r         = c.b.recv_buffer(x.bytes());
-  return c.request ? nonblocking(s, r, x.count, x.type, reduction(x.type), c.comm, c.request)
-                   : blocking(s, r, x.count, x.type, reduction(x.type), c.comm);
+  return c.request ? nonblocking(s, r, x.count, x.type, op, c.comm, c.request) : blocking(s, r, x.count, x.type, op, c.comm);
 }
 
-int reduce_scatter_block(const Call& c) // COUNT TYPE
+int reduce_scatter_block(const Call& c) // COUNT TYPE [OP]
 {
-  c.expect(2, 0);
+  c.expect(2, 0, 1);
   const Counted x = counted(c.a, c.base);
+  const MPI_Op op = reduction(c.a, c.base + 2);
   void* s         = c.b.send_buffer(x.bytes(static_cast<size_t>(c.size())));
   void* r         = c.b.recv_buffer(x.bytes());
-  return c.request ? MPI_Ireduce_scatter_block(s, r, x.count, x.type, reduction(x.type), c.comm, c.request)
-                   : MPI_Reduce_scatter_block(s, r, x.count, x.type, reduction(x.type), c.comm);
+  return c.request ? MPI_Ireduce_scatter_block(s, r, x.count, x.type, op, c.comm, c.request)
+                   : MPI_Reduce_scatter_block(s, r, x.count, x.type, op, c.comm);
 }
 
-int reduce_scatter(const Call& c) // TYPE COUNTS...
+int reduce_scatter(const Call& c) // OP TYPE COUNTS...
 {
-  c.expect(1, 1);
-  const MPI_Datatype t = datatype_field(c.a, c.base);
-  const int total      = c.vector(c.base + 1, c.b.recv_counts, c.b.recv_displs);
+  c.expect(2, 1);
+  const MPI_Op op      = reduction(c.a, c.base);
+  const MPI_Datatype t = datatype_field(c.a, c.base + 1);
+  const int total      = c.vector(c.base + 2, c.b.recv_counts, c.b.recv_displs);
   void* s              = c.b.send_buffer(total * type_size(t));
   void* r              = c.b.recv_buffer(c.b.recv_counts[static_cast<size_t>(c.rank())] * type_size(t));
   const int* counts    = c.b.recv_counts.data();
-  return c.request ? MPI_Ireduce_scatter(s, r, counts, t, reduction(t), c.comm, c.request)
-                   : MPI_Reduce_scatter(s, r, counts, t, reduction(t), c.comm);
+  return c.request ? MPI_Ireduce_scatter(s, r, counts, t, op, c.comm, c.request)
+                   : MPI_Reduce_scatter(s, r, counts, t, op, c.comm);
 }
 
 int gather(const Call& c) // SCOUNT STYPE RCOUNT RTYPE ROOT

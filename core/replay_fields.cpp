@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
 
 namespace haec::core::parts {
 
@@ -79,6 +80,18 @@ int comm_rank_field(const Action& a, size_t i, MPI_Comm comm)
   return r;
 }
 
+// 1000 + S: a derived type of S bytes (SMPI's collectives choose by it): contiguous bytes, one per size.
+MPI_Datatype derived_type(long long size)
+{
+  static std::unordered_map<long long, MPI_Datatype> made;
+  auto [it, fresh] = made.try_emplace(size, MPI_DATATYPE_NULL);
+  if (fresh) {
+    MPI_Type_contiguous(static_cast<int>(size), MPI_BYTE, &it->second);
+    MPI_Type_commit(&it->second);
+  }
+  return it->second;
+}
+
 MPI_Datatype datatype_field(const Action& a, size_t i)
 {
   static const MPI_Datatype types[] = {MPI_DOUBLE,        MPI_INT,           MPI_CHAR,          MPI_SHORT,
@@ -86,8 +99,10 @@ MPI_Datatype datatype_field(const Action& a, size_t i)
                                        MPI_SIGNED_CHAR,   MPI_UNSIGNED_CHAR, MPI_UNSIGNED_SHORT, MPI_UNSIGNED,
                                        MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG, MPI_LONG_DOUBLE};
   const long long id = field(a, i);
+  if (id >= 1000 && id <= 1000 + (1LL << 30))
+    return derived_type(id - 1000);
   if (id >= static_cast<long long>(sizeof types / sizeof types[0]))
-    fail_action(a, "datatype id " + a[i] + " is not one haec writes (0..14)");
+    fail_action(a, "datatype id " + a[i] + " is not one haec writes (0..14, 1000 + a derived type's size)");
   return types[id];
 }
 

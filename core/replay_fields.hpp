@@ -26,7 +26,8 @@ int signed_field(const Action& a, size_t i);
 int rank_field(const Action& a, size_t i);
 // Field i as a rank of `comm`.
 int comm_rank_field(const Action& a, size_t i, MPI_Comm comm);
-// Field i as SimGrid's TI datatype id (CREATE_MPI_DATATYPE in smpi_datatype.cpp), 0..14.
+// Field i as SimGrid's TI datatype id (CREATE_MPI_DATATYPE in smpi_datatype.cpp), 0..14, or 1000 +
+// the size of a derived type (made as contiguous bytes: a derived type of that size).
 MPI_Datatype datatype_field(const Action& a, size_t i);
 int world_size();
 int comm_size(MPI_Comm comm);

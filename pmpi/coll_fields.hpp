@@ -1,7 +1,8 @@
 // The fields our collective actions write after the communicator (record_collectives.cpp), shared
 // by the blocking haec_<op> C FIELDS and the non-blocking haec_i<op> ID C FIELDS (record_nbc.cpp):
-// counts as "COUNT TYPE" (derived types as bytes), "-1 TYPE" for a buffer given as MPI_IN_PLACE,
-// roots and per-rank vectors in the communicator's ranks. Formats: libs/trace/README.md.
+// counts as "COUNT TYPE" (ti_coll_count_type: a derived type as 1000 + its size), "-1 TYPE" for a
+// buffer given as MPI_IN_PLACE, roots and per-rank vectors in the communicator's ranks, and a
+// reduction's operation class (ti_op_class). Formats: libs/trace/README.md.
 #pragma once
 #include <mpi.h>
 
@@ -9,9 +10,10 @@
 
 namespace haec::pmpi::fields {
 
-std::string rooted(int count, MPI_Datatype type, int root);                       // bcast, reduce
-std::string counted(int count, MPI_Datatype type);                                // allreduce, scan, ...
-std::string reduce_scatter(const int* rcounts, MPI_Datatype type, MPI_Comm comm); // TYPE COUNTS...
+std::string rooted(int count, MPI_Datatype type, int root);                          // bcast: COUNT ROOT TYPE
+std::string reduce(int count, MPI_Datatype type, int root, MPI_Op op);               // COUNT ROOT TYPE OP
+std::string reduction(int count, MPI_Datatype type, MPI_Op op);                      // allreduce, scan, ...: COUNT TYPE OP
+std::string reduce_scatter(const int* rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm); // OP TYPE COUNTS...
 std::string gather(const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, int root);
 std::string scatter(int scount, MPI_Datatype stype, const void* rbuf, int rcount, MPI_Datatype rtype, int root);
 std::string exchange(const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype); // all*

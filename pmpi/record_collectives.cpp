@@ -25,7 +25,7 @@ std::string types(MPI_Datatype send, MPI_Datatype recv)
 // "COUNT TYPE" of a buffer, "-1 TYPE" for MPI_IN_PLACE.
 std::string buffer(const void* buf, int count, MPI_Datatype type, MPI_Datatype fallback)
 {
-  return buf == MPI_IN_PLACE ? "-1 " + ti_type_id(fallback) : ti_count_type(count, type);
+  return buf == MPI_IN_PLACE ? "-1 " + ti_coll_type(fallback) : ti_coll_count_type(count, type);
 }
 
 bool is_root(MPI_Comm comm, int root)
@@ -54,10 +54,23 @@ std::string per_rank(const void* buf, const int* counts, const MPI_Datatype* typ
 {
   std::string out;
   for (int i = 0, n = comm_size(comm); i < n; ++i)
-    out += (i ? " " : "") + (buf == MPI_IN_PLACE ? std::string("-1 6") : ti_count_type(counts[i], types_[i]));
+    out += (i ? " " : "") + (buf == MPI_IN_PLACE ? std::string("-1 6") : ti_coll_count_type(counts[i], types_[i]));
   return out;
 }
 
+// Whether SimGrid's action (bytes of a predefined type, an unknown commutative operation) moves
+// what the program's call moved, and SMPI chooses the same algorithm for it.
+bool plain(int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL)
+{
+  return ti_simgrid_can_carry(count, type) && (op == MPI_OP_NULL || (ti_op_class(op) == "0" && !ti_derived(type)));
+}
+bool plain_counts(const int* counts, MPI_Comm comm, MPI_Datatype type, bool significant)
+{
+  for (int i = 0, n = comm_size(comm); significant && counts != nullptr && i < n; ++i)
+    if (!plain(counts[i], type))
+      return false;
+  return true;
+}
 } // namespace
 
 // ---- the fields of our actions ----------------------------------------------------------------
@@ -65,62 +78,66 @@ namespace fields {
 
 std::string rooted(int count, MPI_Datatype type, int root)
 {
-  return ti_cn(count, type) + " " + num(root) + " " + ti_type_id(type);
+  return ti_coll_count(count, type) + " " + num(root) + " " + ti_coll_type(type);
 }
 
-std::string counted(int count, MPI_Datatype type)
+std::string reduce(int count, MPI_Datatype type, int root, MPI_Op op)
 {
-  return ti_count_type(count, type);
+  return rooted(count, type, root) + " " + ti_op_class(op);
 }
 
-std::string reduce_scatter(const int* rcounts, MPI_Datatype type, MPI_Comm comm)
+std::string reduction(int count, MPI_Datatype type, MPI_Op op)
 {
-  return ti_type_id(type) + " " + ti_counts(rcounts, comm, type, true, nullptr);
+  return ti_coll_count_type(count, type) + " " + ti_op_class(op);
+}
+
+std::string reduce_scatter(const int* rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+  return ti_op_class(op) + " " + ti_coll_type(type) + " " + ti_coll_counts(rcounts, comm, type, true);
 }
 
 std::string gather(const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, int root)
 {
-  return buffer(sbuf, scount, stype, rtype) + " " + ti_count_type(rcount, rtype) + " " + num(root);
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_coll_count_type(rcount, rtype) + " " + num(root);
 }
 
 std::string scatter(int scount, MPI_Datatype stype, const void* rbuf, int rcount, MPI_Datatype rtype, int root)
 {
-  return ti_count_type(scount, stype) + " " + buffer(rbuf, rcount, rtype, stype) + " " + num(root);
+  return ti_coll_count_type(scount, stype) + " " + buffer(rbuf, rcount, rtype, stype) + " " + num(root);
 }
 
 std::string exchange(const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype)
 {
-  return buffer(sbuf, scount, stype, rtype) + " " + ti_count_type(rcount, rtype);
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_coll_count_type(rcount, rtype);
 }
 
 std::string gatherv(const void* sbuf, int scount, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype, int root,
                     MPI_Comm comm)
 {
-  return buffer(sbuf, scount, stype, rtype) + " " + ti_type_id(rtype) + " " + num(root) + " " +
-         ti_counts(rcounts, comm, rtype, is_root(comm, root), nullptr);
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_coll_type(rtype) + " " + num(root) + " " +
+         ti_coll_counts(rcounts, comm, rtype, is_root(comm, root));
 }
 
 std::string scatterv(const int* scounts, MPI_Datatype stype, const void* rbuf, int rcount, MPI_Datatype rtype, int root,
                      MPI_Comm comm)
 {
-  return ti_type_id(stype) + " " + buffer(rbuf, rcount, rtype, stype) + " " + num(root) + " " +
-         ti_counts(scounts, comm, stype, is_root(comm, root), nullptr);
+  return ti_coll_type(stype) + " " + buffer(rbuf, rcount, rtype, stype) + " " + num(root) + " " +
+         ti_coll_counts(scounts, comm, stype, is_root(comm, root));
 }
 
 std::string allgatherv(const void* sbuf, int scount, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype,
                        MPI_Comm comm)
 {
-  return buffer(sbuf, scount, stype, rtype) + " " + ti_type_id(rtype) + " " +
-         ti_counts(rcounts, comm, rtype, true, nullptr);
+  return buffer(sbuf, scount, stype, rtype) + " " + ti_coll_type(rtype) + " " + ti_coll_counts(rcounts, comm, rtype, true);
 }
 
 std::string alltoallv(const void* sbuf, const int* scounts, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype,
                       MPI_Comm comm)
 {
   const bool in_place = sbuf == MPI_IN_PLACE;
-  return types(in_place ? rtype : stype, rtype) + " " +
-         (in_place ? in_place_counts(comm) : ti_counts(scounts, comm, stype, true, nullptr)) + " " +
-         ti_counts(rcounts, comm, rtype, true, nullptr);
+  return ti_coll_type(in_place ? rtype : stype) + " " + ti_coll_type(rtype) + " " +
+         (in_place ? in_place_counts(comm) : ti_coll_counts(scounts, comm, stype, true)) + " " +
+         ti_coll_counts(rcounts, comm, rtype, true);
 }
 
 std::string alltoallw(const void* sbuf, const int* scounts, const MPI_Datatype* stypes, const int* rcounts,
@@ -163,13 +180,14 @@ bool synchronises_windows(const Recording& rec, MPI_Comm comm)
   return false;
 }
 
-// allreduce, scan, exscan: SimGrid's "OP COUNT 0 TYPE" on MPI_COMM_WORLD.
-void reduction(Recording& rec, const char* call, const char* op, int count, MPI_Datatype type, MPI_Comm comm)
+// allreduce, scan, exscan: SimGrid's "OP COUNT 0 TYPE" on MPI_COMM_WORLD where it can carry them.
+void reduction(Recording& rec, const char* call, const char* name, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm)
 {
   const Target t = target(rec, comm, call);
   if (t.ok())
-    rec.action(t.world() ? std::string(op) + " " + ti_cn(count, type) + " 0 " + ti_type_id(type)
-                         : t.ours(op, fields::counted(count, type)));
+    rec.action(t.world() && plain(count, type, op) ? std::string(name) + " " + ti_cn(count, type) + " 0 " + ti_type_id(type)
+                                                   : t.ours(name, fields::reduction(count, type, op)));
 }
 
 } // namespace
@@ -185,45 +203,47 @@ void Bcast(Recording& rec, void*, int count, MPI_Datatype type, int root, MPI_Co
 {
   const Target t = target(rec, comm, "MPI_Bcast");
   if (t.ok())
-    rec.action(t.world() ? "bcast " + fields::rooted(count, type, root) : t.ours("bcast", fields::rooted(count, type, root)));
+    rec.action(t.world() && plain(count, type) ? "bcast " + ti_cn(count, type) + " " + num(root) + " " + ti_type_id(type)
+                                               : t.ours("bcast", fields::rooted(count, type, root)));
 }
 
-void Reduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, int root, MPI_Comm comm)
+void Reduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
   const Target t = target(rec, comm, "MPI_Reduce");
   if (t.ok())
-    rec.action(t.world() ? "reduce " + ti_cn(count, type) + " 0 " + num(root) + " " + ti_type_id(type)
-                         : t.ours("reduce", fields::rooted(count, type, root)));
+    rec.action(t.world() && plain(count, type, op) ? "reduce " + ti_cn(count, type) + " 0 " + num(root) + " " + ti_type_id(type)
+                                                   : t.ours("reduce", fields::reduce(count, type, root, op)));
 }
 
-void Allreduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
+void Allreduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-  reduction(rec, "MPI_Allreduce", "allreduce", count, type, comm);
+  reduction(rec, "MPI_Allreduce", "allreduce", count, type, op, comm);
 }
 
-void Scan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
+void Scan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-  reduction(rec, "MPI_Scan", "scan", count, type, comm);
+  reduction(rec, "MPI_Scan", "scan", count, type, op, comm);
 }
 
-void Exscan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
+void Exscan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-  reduction(rec, "MPI_Exscan", "exscan", count, type, comm);
+  reduction(rec, "MPI_Exscan", "exscan", count, type, op, comm);
 }
 
-void Reduce_scatter(Recording& rec, const void*, void*, const int* rcounts, MPI_Datatype type, MPI_Op, MPI_Comm comm)
+void Reduce_scatter(Recording& rec, const void*, void*, const int* rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
   const Target t = target(rec, comm, "MPI_Reduce_scatter");
   if (t.ok())
-    rec.action(t.world() ? "reducescatter " + ti_counts(rcounts, comm, type, true, nullptr) + " 0 " + ti_type_id(type)
-                         : t.ours("reduce_scatter", fields::reduce_scatter(rcounts, type, comm)));
+    rec.action(t.world() && plain(1, type, op) && plain_counts(rcounts, comm, type, true)
+                   ? "reducescatter " + ti_counts(rcounts, comm, type, true, nullptr) + " 0 " + ti_type_id(type)
+                   : t.ours("reduce_scatter", fields::reduce_scatter(rcounts, type, op, comm)));
 }
 
-void Reduce_scatter_block(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm)
+void Reduce_scatter_block(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
   const Target t = target(rec, comm, "MPI_Reduce_scatter_block");
   if (t.ok())
-    rec.action(t.ours("reduce_scatter_block", fields::counted(count, type)));
+    rec.action(t.ours("reduce_scatter_block", fields::reduction(count, type, op)));
 }
 
 void Gather(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,
@@ -233,7 +253,7 @@ void Gather(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, vo
   if (!t.ok())
     return;
   const bool in_place = sbuf == MPI_IN_PLACE && is_root(comm, root); // PMPI_Igather: send 0 of recvtype
-  rec.action(t.world() ? "gather " + (in_place ? std::string("0") : ti_cn(scount, stype)) + " " + ti_cn(rcount, rtype) +
+  rec.action(t.world() && plain(scount, stype) && plain(rcount, rtype) ? "gather " + (in_place ? std::string("0") : ti_cn(scount, stype)) + " " + ti_cn(rcount, rtype) +
                              " " + num(root) + " " + types(in_place ? rtype : stype, rtype)
                        : t.ours("gather", fields::gather(sbuf, scount, stype, rcount, rtype, root)));
 }
@@ -246,7 +266,7 @@ void Gatherv(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, v
     return;
   const bool root_here = is_root(comm, root);
   const bool in_place  = sbuf == MPI_IN_PLACE && root_here; // PMPI_Igatherv: send 0 of recvtype
-  rec.action(t.world() ? "gatherv " + (in_place ? std::string("0") : ti_cn(scount, stype)) + " " +
+  rec.action(t.world() && plain(scount, stype) && plain_counts(rcounts, comm, rtype, root_here) ? "gatherv " + (in_place ? std::string("0") : ti_cn(scount, stype)) + " " +
                              ti_counts(rcounts, comm, rtype, root_here, nullptr) + " " + num(root) + " " +
                              types(in_place ? rtype : stype, rtype)
                        : t.ours("gatherv", fields::gatherv(sbuf, scount, stype, rcounts, rtype, root, comm)));
@@ -259,7 +279,7 @@ void Scatter(Recording& rec, const void*, int scount, MPI_Datatype stype, void* 
   if (!t.ok())
     return;
   const bool in_place = rbuf == MPI_IN_PLACE; // PMPI_Iscatter: receive what is sent
-  rec.action(t.world() ? "scatter " + ti_cn(scount, stype) + " " + (in_place ? ti_cn(scount, stype) : ti_cn(rcount, rtype)) +
+  rec.action(t.world() && plain(scount, stype) && plain(rcount, rtype) ? "scatter " + ti_cn(scount, stype) + " " + (in_place ? ti_cn(scount, stype) : ti_cn(rcount, rtype)) +
                              " " + num(root) + " " + types(stype, in_place ? stype : rtype)
                        : t.ours("scatter", fields::scatter(scount, stype, rbuf, rcount, rtype, root)));
 }
@@ -272,7 +292,7 @@ void Scatterv(Recording& rec, const void*, const int* scounts, const int*, MPI_D
     return;
   const bool root_here = is_root(comm, root);
   const bool in_place  = rbuf == MPI_IN_PLACE && root_here; // PMPI_Iscatterv: receive scounts[root] of sendtype
-  rec.action(t.world() ? "scatterv " + ti_counts(scounts, comm, stype, root_here, nullptr) + " " +
+  rec.action(t.world() && plain_counts(scounts, comm, stype, root_here) && plain(rcount, rtype) ? "scatterv " + ti_counts(scounts, comm, stype, root_here, nullptr) + " " +
                              (in_place ? ti_cn(scounts[root], stype) : ti_cn(rcount, rtype)) + " " + num(root) + " " +
                              types(stype, in_place ? stype : rtype)
                        : t.ours("scatterv", fields::scatterv(scounts, stype, rbuf, rcount, rtype, root, comm)));
@@ -285,7 +305,7 @@ void Allgather(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype,
   if (!t.ok())
     return;
   const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Iallgather: send recvcount of recvtype
-  rec.action(t.world() ? "allgather " + (in_place ? ti_cn(rcount, rtype) : ti_cn(scount, stype)) + " " +
+  rec.action(t.world() && plain(scount, stype) && plain(rcount, rtype) ? "allgather " + (in_place ? ti_cn(rcount, rtype) : ti_cn(scount, stype)) + " " +
                              ti_cn(rcount, rtype) + " " + types(in_place ? rtype : stype, rtype)
                        : t.ours("allgather", fields::exchange(sbuf, scount, stype, rcount, rtype)));
 }
@@ -297,7 +317,7 @@ void Allgatherv(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype
   if (!t.ok())
     return;
   const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Iallgatherv: send recvcounts[rank] of recvtype
-  rec.action(t.world() ? "allgatherv " + (in_place ? ti_cn(rcounts[ti_comm_rank(comm)], rtype) : ti_cn(scount, stype)) +
+  rec.action(t.world() && plain(scount, stype) && plain_counts(rcounts, comm, rtype, true) ? "allgatherv " + (in_place ? ti_cn(rcounts[ti_comm_rank(comm)], rtype) : ti_cn(scount, stype)) +
                              " " + ti_counts(rcounts, comm, rtype, true, nullptr) + " " +
                              types(in_place ? rtype : stype, rtype)
                        : t.ours("allgatherv", fields::allgatherv(sbuf, scount, stype, rcounts, rtype, comm)));
@@ -310,7 +330,7 @@ void Alltoall(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, 
   if (!t.ok())
     return;
   const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Ialltoall: send recvcount of recvtype
-  rec.action(t.world() ? "alltoall " + (in_place ? ti_cn(rcount, rtype) : ti_cn(scount, stype)) + " " +
+  rec.action(t.world() && plain(scount, stype) && plain(rcount, rtype) ? "alltoall " + (in_place ? ti_cn(rcount, rtype) : ti_cn(scount, stype)) + " " +
                              ti_cn(rcount, rtype) + " " + types(in_place ? rtype : stype, rtype)
                        : t.ours("alltoall", fields::exchange(sbuf, scount, stype, rcount, rtype)));
 }
@@ -321,7 +341,8 @@ void Alltoallv(Recording& rec, const void* sbuf, const int* scounts, const int*,
   const Target t = target(rec, comm, "MPI_Alltoallv");
   if (!t.ok())
     return;
-  if (!t.world())
+  if (!t.world() || !plain_counts(rcounts, comm, rtype, true) ||
+      (sbuf != MPI_IN_PLACE && !plain_counts(scounts, comm, stype, true)))
     return rec.action(t.ours("alltoallv", fields::alltoallv(sbuf, scounts, stype, rcounts, rtype, comm)));
   const bool in_place = sbuf == MPI_IN_PLACE; // PMPI_Ialltoallv: send recvcounts of recvtype
   double ssum = 0, rsum = 0;

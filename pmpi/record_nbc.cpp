@@ -35,39 +35,40 @@ void Ibcast(Recording& rec, void*, int count, MPI_Datatype type, int root, MPI_C
   start(rec, comm, "MPI_Ibcast", "ibcast", fields::rooted(count, type, root), request);
 }
 
-void Ireduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, int root, MPI_Comm comm,
+void Ireduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
              MPI_Request* request)
 {
-  start(rec, comm, "MPI_Ireduce", "ireduce", fields::rooted(count, type, root), request);
+  start(rec, comm, "MPI_Ireduce", "ireduce", fields::reduce(count, type, root, op), request);
 }
 
-void Iallreduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm,
+void Iallreduce(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                 MPI_Request* request)
 {
-  start(rec, comm, "MPI_Iallreduce", "iallreduce", fields::counted(count, type), request);
+  start(rec, comm, "MPI_Iallreduce", "iallreduce", fields::reduction(count, type, op), request);
 }
 
-void Iscan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm, MPI_Request* request)
+void Iscan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+           MPI_Request* request)
 {
-  start(rec, comm, "MPI_Iscan", "iscan", fields::counted(count, type), request);
+  start(rec, comm, "MPI_Iscan", "iscan", fields::reduction(count, type, op), request);
 }
 
-void Iexscan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm,
+void Iexscan(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
              MPI_Request* request)
 {
-  start(rec, comm, "MPI_Iexscan", "iexscan", fields::counted(count, type), request);
+  start(rec, comm, "MPI_Iexscan", "iexscan", fields::reduction(count, type, op), request);
 }
 
-void Ireduce_scatter_block(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op, MPI_Comm comm,
+void Ireduce_scatter_block(Recording& rec, const void*, void*, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                            MPI_Request* request)
 {
-  start(rec, comm, "MPI_Ireduce_scatter_block", "ireduce_scatter_block", fields::counted(count, type), request);
+  start(rec, comm, "MPI_Ireduce_scatter_block", "ireduce_scatter_block", fields::reduction(count, type, op), request);
 }
 
-void Ireduce_scatter(Recording& rec, const void*, void*, const int* rcounts, MPI_Datatype type, MPI_Op, MPI_Comm comm,
-                     MPI_Request* request)
+void Ireduce_scatter(Recording& rec, const void*, void*, const int* rcounts, MPI_Datatype type, MPI_Op op,
+                     MPI_Comm comm, MPI_Request* request)
 {
-  start(rec, comm, "MPI_Ireduce_scatter", "ireduce_scatter", fields::reduce_scatter(rcounts, type, comm), request);
+  start(rec, comm, "MPI_Ireduce_scatter", "ireduce_scatter", fields::reduce_scatter(rcounts, type, op, comm), request);
 }
 
 void Ialltoall(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, void*, int rcount, MPI_Datatype rtype,

@@ -253,14 +253,19 @@ void Waitany(Recording& rec, const Requests& before, int count, MPI_Request[], i
   if (index != nullptr && *index >= 0 && *index < count)
     complete(rec, before.at(*index), status);
 }
+// SMPI's Waitsome waits for one request, then tests each other active one, sleeping smpi/test
+// seconds per test: a sleep the replay's waits would not make, written after the first completion.
 void Waitsome(Recording& rec, const Requests& before, int incount, MPI_Request[], int* outcount, int* indices,
               MPI_Status statuses[])
 {
   if (outcount == nullptr || *outcount == MPI_UNDEFINED)
     return;
-  for (int k = 0; k < *outcount; ++k)
+  for (int k = 0; k < *outcount; ++k) {
     if (indices[k] >= 0 && indices[k] < incount)
       complete(rec, before.at(indices[k]), &statuses[k]);
+    if (k == 0)
+      rec.recorder().sleep(rec.rank(), rec.recorder().slept_in_call(rec.rank()));
+  }
 }
 void Test(Recording& rec, const Requests& before, MPI_Request*, int* flag, MPI_Status* status)
 {
@@ -280,10 +285,14 @@ void Testany(Recording& rec, const Requests& before, int count, MPI_Request[], i
   if (*flag && *index >= 0 && *index < count)
     complete(rec, before.at(*index), status);
 }
-void Testsome(Recording& rec, const Requests& before, int incount, MPI_Request requests[], int* outcount,
-              int* indices, MPI_Status statuses[])
+void Testsome(Recording& rec, const Requests& before, int incount, MPI_Request[], int* outcount, int* indices,
+              MPI_Status statuses[])
 {
-  Waitsome(rec, before, incount, requests, outcount, indices, statuses);
+  if (outcount == nullptr || *outcount == MPI_UNDEFINED) // the call's own time is already a sleep (timed)
+    return;
+  for (int k = 0; k < *outcount; ++k)
+    if (indices[k] >= 0 && indices[k] < incount)
+      complete(rec, before.at(indices[k]), &statuses[k]);
 }
 
 } // namespace haec::pmpi::record

@@ -148,6 +148,68 @@ std::string ti_counts(const int* counts, MPI_Comm comm, MPI_Datatype type, bool 
   return out;
 }
 
+bool ti_derived(MPI_Datatype type)
+{
+  int integers = 0, addresses = 0, datatypes = 0, combiner = MPI_COMBINER_NAMED;
+  return type != MPI_DATATYPE_NULL &&
+         PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) == MPI_SUCCESS &&
+         combiner != MPI_COMBINER_NAMED;
+}
+
+namespace {
+int type_size(MPI_Datatype type)
+{
+  int size = 0;
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+    return 0;
+  return std::max(size, 0);
+}
+// Written with the program's count: derived types, and types of no size (a count of them still
+// sends messages, of zero bytes).
+bool exact(MPI_Datatype type)
+{
+  return ti_derived(type) || type_size(type) == 0;
+}
+} // namespace
+
+std::string ti_coll_type(MPI_Datatype type)
+{
+  return exact(type) ? std::to_string(1000 + type_size(type)) : ti_type_id(type);
+}
+
+std::string ti_coll_count(int count, MPI_Datatype type)
+{
+  return exact(type) ? std::to_string(count) : ti_cn(count, type);
+}
+
+std::string ti_coll_count_type(int count, MPI_Datatype type)
+{
+  return ti_coll_count(count, type) + " " + ti_coll_type(type);
+}
+
+std::string ti_coll_counts(const int* counts, MPI_Comm comm, MPI_Datatype type, bool significant)
+{
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  std::string out;
+  for (int i = 0; i < n; ++i)
+    out += (i ? " " : "") + ti_coll_count(significant && counts != nullptr ? counts[i] : 0, type);
+  return out;
+}
+
+std::string ti_op_class(MPI_Op op)
+{
+  int commutes = 1;
+  if (op != MPI_OP_NULL)
+    PMPI_Op_commutative(op, &commutes);
+  return commutes ? "0" : "1";
+}
+
+bool ti_simgrid_can_carry(int count, MPI_Datatype type)
+{
+  return count <= 0 || type_size(type) > 0;
+}
+
 std::string ti_root(MPI_Comm comm, int root)
 {
   return std::to_string(std::max(0, to_world(comm, root)));

@@ -93,6 +93,20 @@ std::string ti_type_id(MPI_Datatype type);
 std::string ti_counts(const int* counts, MPI_Comm comm, MPI_Datatype type, bool significant, double* sum);
 std::string ti_root(MPI_Comm comm, int root); // the root as a world rank
 
+// ---- our collective actions: datatypes as SMPI's collectives see them ----
+// A derived datatype, or one of no size, is written as 1000 + its size with the program's count: the
+// replay makes a derived type of that size (SMPI's collectives choose other algorithms for derived
+// types, and send zero-byte messages for a count of a zero-size type); other types as ti_type does.
+bool ti_derived(MPI_Datatype type);
+std::string ti_coll_type(MPI_Datatype type);
+std::string ti_coll_count(int count, MPI_Datatype type);
+std::string ti_coll_count_type(int count, MPI_Datatype type); // "COUNT TYPE"
+std::string ti_coll_counts(const int* counts, MPI_Comm comm, MPI_Datatype type, bool significant);
+// A reduction's operation as SMPI's collectives see it: "0" commutative, "1" not.
+std::string ti_op_class(MPI_Op op);
+// SimGrid's actions carry neither: a collective that needs them is written as ours.
+bool ti_simgrid_can_carry(int count, MPI_Datatype type);
+
 // ---- communicators (ti_ids.hpp) ----
 uint64_t ti_handle(const void* object);
 int ti_comm_rank(MPI_Comm comm);

@@ -1,7 +1,8 @@
 // Feeds the TI recorder with SMPI's computations: every exec named "computation" (SMPI's
 // benchmark of the code between MPI calls, smpi_execute_flops) of a recorded rank, its flops at
 // start and its duration at completion. Other execs (MPI_Iprobe's "iprobe") are time inside
-// a polling call, which the recorder writes as a sleep.
+// a polling call, which the recorder writes as a sleep. Also the rank's sleeps (SMPI sleeps in
+// MPI_Waitsome's tests), which the recorder writes where the replay would not sleep them.
 #include "ti_capture.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -17,6 +18,7 @@ struct Capture {
   TiRecorder* recorder = nullptr;
   std::unordered_map<long, int> rank_of_pid;
   std::unordered_map<const sg4::Activity*, int> running; // exec -> rank
+  std::unordered_map<long, double> asleep;                // pid -> when its sleep began
 };
 
 Capture& capture()
@@ -36,6 +38,19 @@ void install()
       return;
     c.running[&exec] = it->second;
     c.recorder->computation_started(it->second, exec.get_cost(), sg4::Engine::get_clock());
+  });
+  sg4::Actor::on_sleep_cb([](sg4::Actor const& actor) {
+    Capture& c = capture();
+    if (c.recorder != nullptr && c.rank_of_pid.count(actor.get_pid()))
+      c.asleep[actor.get_pid()] = sg4::Engine::get_clock();
+  });
+  sg4::Actor::on_wake_up_cb([](sg4::Actor const& actor) {
+    Capture& c = capture();
+    auto it    = c.asleep.find(actor.get_pid());
+    if (it == c.asleep.end())
+      return;
+    c.recorder->slept(c.rank_of_pid.at(actor.get_pid()), sg4::Engine::get_clock() - it->second);
+    c.asleep.erase(it);
   });
   sg4::Activity::on_completion_cb([](sg4::Activity const& a) {
     Capture& c = capture();

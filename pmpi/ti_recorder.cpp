@@ -133,6 +133,7 @@ void TiRecorder::enter(int rank, double now)
   add_sleep(*r, now - r->cursor); // the end of the gap, that no computation explains
   r->cursor         = now;
   r->seconds_inside = 0;
+  r->slept_in_call  = 0;
   r->entered        = now;
   r->in_call        = true;
 }
@@ -168,6 +169,28 @@ void TiRecorder::computation_ended(int rank, double end)
     else
       r->cursor = end;
   }
+}
+
+void TiRecorder::slept(int rank, double seconds)
+{
+  if (Rank* r = at(rank); r != nullptr && r->in_call)
+    r->slept_in_call += seconds;
+}
+
+double TiRecorder::slept_in_call(int rank) const
+{
+  return rank >= 0 && rank < ranks() ? ranks_[static_cast<size_t>(rank)].slept_in_call : 0;
+}
+
+// Written before the rank's next action (after those of the call that just ended).
+void TiRecorder::sleep(int rank, double seconds)
+{
+  Rank* r = at(rank);
+  if (r == nullptr || seconds <= kMinSleep)
+    return;
+  if (r->due.empty() || r->due.back().flops > 0)
+    r->due.emplace_back();
+  r->due.back().sleep += seconds;
 }
 
 void TiRecorder::action(int rank, const std::string& text)

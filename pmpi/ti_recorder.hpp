@@ -42,6 +42,11 @@ public:
   // governor's timer) runs the same sequence.
   void computation_started(int rank, double flops, double start);
   void computation_ended(int rank, double end);
+  // SimGrid's sleeps (SMPI injects some into MPI calls: the tests of MPI_Waitsome): their time
+  // inside the current call, and a sleep written before the rank's next action.
+  void slept(int rank, double seconds);
+  double slept_in_call(int rank) const;
+  void sleep(int rank, double seconds);
   // Hardware counters (counting.hpp): the events, then the counts handed over at a call's entry
   // (or a yield point). As in the suite (core/computation_counters.cpp), counts belong to the
   // rank's next computation and are replaced by the next hand-over when SMPI charged none (below
@@ -100,6 +105,7 @@ private:
     std::vector<double> awaiting; // counts handed over, no computation since
     double seconds_inside = 0;    // computation time inside the current call
     double running_start  = 0;    // of the computation running now
+    double slept_in_call  = 0;    // SimGrid sleeps inside the current call
     bool in_call = false, running_inside = false, finalized = false;
     uint64_t next_id = 1;
     int rank = 0;

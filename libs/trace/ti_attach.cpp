@@ -3,6 +3,8 @@
 
 #include "counter_annotation.hpp"
 #include "input_error.hpp"
+#include "ti_attach_rma.hpp"
+#include "ti_check.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -93,7 +95,7 @@ bool add_counters(RunTrace& t, const std::vector<std::string>& f, const std::str
 
 // Rank r's calls (Enter/Leave) with its TI lines attached and the MPI records added.
 std::vector<RunEvent> attach_rank(RunTrace& t, const std::vector<RunEvent>& calls, int r, const std::string& text,
-                                  const std::string& file)
+                                  const std::string& file, RmaRecords& rma)
 {
   std::vector<RunEvent> out;
   size_t next = 0, lineno = 0;
@@ -126,6 +128,7 @@ std::vector<RunEvent> attach_rank(RunTrace& t, const std::vector<RunEvent>& call
     pending.clear();
     out.push_back(enter);
     add_record(out, f, enter.time, t.ranks);
+    rma.add(t, out, r, f, enter.time);
   }
   if (!pending.empty())
     throw InputError(file, "ends with computations after its last call", "end every rank file with finalize");
@@ -154,13 +157,17 @@ void attach_ti_trace(RunTrace& t, const std::vector<std::string>& rank_texts, co
     throw InputError(rank_files.empty() ? std::string("trace") : rank_files[0],
                      "trace has " + std::to_string(rank_texts.size()) + " ranks, events.csv " + std::to_string(t.ranks),
                      "export the result of haec run --replay THIS_TRACE --events, or name its trace with --trace");
+  // the communicators' members, for the windows' OTF2 communicators (the check's own matching)
+  t.comms = ti_communicators(read_ti_texts(rank_texts, rank_files), t.ranks);
+  RmaRecords rma;
   std::vector<std::vector<RunEvent>> joined;
   for (int r = 0; r < t.ranks; ++r) {
     std::vector<RunEvent> calls_only;
     for (auto const& e : t.by_rank[static_cast<size_t>(r)])
       if (e.kind == RunEvent::Enter || e.kind == RunEvent::Leave)
         calls_only.push_back(e);
-    joined.push_back(attach_rank(t, calls_only, r, rank_texts[static_cast<size_t>(r)], rank_files[static_cast<size_t>(r)]));
+    joined.push_back(
+        attach_rank(t, calls_only, r, rank_texts[static_cast<size_t>(r)], rank_files[static_cast<size_t>(r)], rma));
   }
   t.by_rank.swap(joined);
   t.messages = t.skipped_messages = 0;

@@ -12,7 +12,8 @@ namespace haec::trace {
 // `rank_texts[r]` is rank r's TI file (named `rank_files[r]` in errors). Every action but the
 // computations (compute, sleep) must match the rank's next call in events.csv, in order and by
 // name; else haec::InputError "<file>:<line>: ..." and nothing is changed. Network messages from
-// messages.csv are replaced by the calls' own MPI records.
+// messages.csv are replaced by the calls' own MPI records, one-sided actions give OTF2's RMA
+// records (ti_attach_rma.hpp).
 void attach_ti_trace(RunTrace& t, const std::vector<std::string>& rank_texts, const std::vector<std::string>& rank_files);
 
 // Bytes of `count` elements of SimGrid TI datatype `id` (0 DOUBLE, 1 INT, ... 14 LONG DOUBLE).

@@ -406,6 +406,19 @@ std::string ti_action_location(const std::string& list_path, int rank, uint64_t 
   return file;
 }
 
+TiProgram read_ti_texts(const std::vector<std::string>& texts, const std::vector<std::string>& files)
+{
+  TiProgram program;
+  CounterCheck counters;
+  const int ranks = static_cast<int>(texts.size());
+  for (size_t r = 0; r < texts.size(); ++r)
+    scan_text(texts[r], files[r], static_cast<int>(r), ranks, &program, counters);
+  program.ranks.resize(texts.size());
+  for (int r = 0; r < ranks; ++r)
+    check_sequence(program, r, files[static_cast<size_t>(r)]);
+  return program;
+}
+
 void check_ti_trace(const std::string& list_path, int ranks, const MatchOptions& options)
 {
   TiProgram program = read_ti_program(list_path, ranks);

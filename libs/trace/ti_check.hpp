@@ -23,6 +23,8 @@ void check_ti_trace(const std::string& list_path, int ranks, const MatchOptions&
 
 // The checked actions of every rank (what check_ti_trace matches); sets `ranks` when it was -1.
 TiProgram read_ti_program(const std::string& list_path, int& ranks);
+// The same from the rank files' texts (rank r's in texts[r], named files[r] in errors).
+TiProgram read_ti_texts(const std::vector<std::string>& texts, const std::vector<std::string>& files);
 
 // The fields of one line and the checks every line gets (shape, values, peers): for the repair,
 // which rewrites some lines before checking the result as a whole.

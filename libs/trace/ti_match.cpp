@@ -71,7 +71,20 @@ void Matcher::run()
       blocked.push_back(describe(r));
   if (!blocked.empty())
     throw DeadlockError("deadlock: " + describe_blocked_ranks(blocked, {}, kLineBudget));
+  check_ids_completed();
   check_all_received();
+}
+
+// A request started with an ID and never completed by its haec_wait: the replay would end with it
+// pending (its check collectives_completed fails).
+void Matcher::check_ids_completed() const
+{
+  for (int r = 0; r < ranks_; ++r)
+    for (auto const& [id, e] : state_[static_cast<size_t>(r)].ids)
+      if (e.start != nullptr)
+        throw InputError(at(r, *e.start), action_name(e.start->name) + " " + std::to_string(id) +
+                                              " is never completed (no haec_wait " + std::to_string(id) + " follows)",
+                         "every request is waited for; the trace is corrupt or was cut short");
 }
 
 uint32_t Matcher::channel(int src, int dst, long long tag, int r, const TiAction& a)
@@ -170,8 +183,9 @@ void Matcher::post(int r, const TiAction& a)
       fail(r, a, action_name(a.name) + " reuses the ID " + std::to_string(id) + " of a pending request",
            "each pending request has its own ID; the trace is corrupt");
     IdEntry e;
-    e.request   = post_send(r, a, a.peer, a.tag, a.bytes, a.mode);
-    s.ids[id]   = e;
+    e.request = post_send(r, a, a.peer, a.tag, a.bytes, a.mode);
+    e.start   = &a;
+    s.ids[id] = e;
     break;
   }
   case TiAction::Wait: {
@@ -327,6 +341,17 @@ void Matcher::check_all_received() const
 void match_ti_program(const TiProgram& program, int ranks, const MatchOptions& options)
 {
   detail::Matcher(program, ranks, options).run();
+}
+
+std::map<long long, std::vector<int>> ti_communicators(const TiProgram& program, int ranks)
+{
+  detail::Matcher m(program, ranks, {});
+  m.run();
+  std::map<long long, std::vector<int>> out;
+  for (auto const& [id, c] : m.comms_)
+    if (id >= 0)
+      out[id] = c.members;
+  return out;
 }
 
 } // namespace haec::trace

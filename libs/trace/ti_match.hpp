@@ -12,6 +12,8 @@
 #include "ti_program.hpp"
 
 #include <cstdint>
+#include <map>
+#include <vector>
 
 namespace haec::trace {
 
@@ -20,5 +22,9 @@ struct MatchOptions {
 };
 
 void match_ti_program(const TiProgram& program, int ranks, const MatchOptions& options = {});
+
+// The communicators of a trace that passes the matching (ids >= 0: 0 is MPI_COMM_WORLD), each as
+// its members' world ranks in rank order (for the OTF2 export's communicator definitions).
+std::map<long long, std::vector<int>> ti_communicators(const TiProgram& program, int ranks);
 
 } // namespace haec::trace

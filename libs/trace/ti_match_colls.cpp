@@ -42,10 +42,19 @@ Layout layout(const std::string& op)
   static const std::map<std::string, Layout> l = {
       {"bcast", {2, 4, 0, 1}},     {"reduce", {2, 4, 0, 1}},      {"gather", {5, 6, 0, 1}},
       {"scatter", {5, 6, 0, 1}},   {"gatherv", {4, 5, 1, 1}},     {"scatterv", {4, 5, 1, 1}},
-      {"allgatherv", {-1, 4, 1, 1}}, {"reduce_scatter", {-1, 2, 1, 1}}, {"alltoallv", {-1, 3, 2, 1}},
+      {"allgatherv", {-1, 4, 1, 1}}, {"reduce_scatter", {-1, 3, 1, 1}}, {"alltoallv", {-1, 3, 2, 1}},
       {"alltoallw", {-1, 1, 2, 2}}};
   auto it = l.find(op);
   return it == l.end() ? Layout{} : it->second;
+}
+
+// A blocking collective on MPI_COMM_WORLD may be SimGrid's action on one rank and ours on another
+// (ours carries what SimGrid's cannot: a derived type, a non-commutative operation, a rank's
+// MPI_IN_PLACE): both make the same SMPI collective, so they are the same collective.
+std::string canonical(const std::string& name)
+{
+  const std::string op = name.rfind("haec_", 0) == 0 ? name.substr(5) : name;
+  return op == "reducescatter" ? "reduce_scatter" : op;
 }
 
 } // namespace
@@ -100,6 +109,15 @@ void Matcher::post_collective(int r, const TiAction& a, long long id, bool nonbl
            name + " has " + std::to_string(a.count - shift - l.fixed) + " per-rank numbers where " + comm_label(key) +
                "'s " + std::to_string(c.size()) + " ranks need " + std::to_string(want - shift - l.fixed),
            kCorrupt);
+    // alltoallv/w: MPI_IN_PLACE (-1) stands for the send counts only, all of them or none
+    if (op == "alltoallv" || op == "alltoallw") {
+      const size_t n = static_cast<size_t>(c.size()) * l.width, from = shift + l.fixed;
+      for (size_t i = 0; i < 2 * n; i += l.width)
+        if ((i >= n && f[from + i] < 0) || (i < n && (f[from + i] < 0) != (f[from] < 0)))
+          fail(r, a, name + " has a count of -1 (MPI_IN_PLACE) where " +
+                         (i >= n ? std::string("counts are received") : std::string("other send counts are not")),
+               kCorrupt);
+    }
   }
   const uint64_t k = ++(nonblocking ? s.nb_colls : s.colls)[key];
   auto& list       = nonblocking ? c.nonblocking : c.blocking;
@@ -114,7 +132,7 @@ void Matcher::post_collective(int r, const TiAction& a, long long id, bool nonbl
     col.line       = a.line;
     col.root       = root;
     col.by_member.assign(static_cast<size_t>(c.size()), nullptr);
-  } else if (col.name != a.name) {
+  } else if (col.name != a.name && (nonblocking || canonical(action_name(col.name)) != canonical(name))) {
     fail(r, a,
          "rank " + std::to_string(r) + "'s " + ordinal(k) + " " + kind + where + " is " + name + ", rank " +
              std::to_string(col.first_rank) + "'s is " + action_name(col.name) + " (" +
@@ -133,7 +151,7 @@ void Matcher::post_collective(int r, const TiAction& a, long long id, bool nonbl
     wake(col.waiting);
   }
   if (nonblocking) {
-    if (!s.ids.emplace(a.tag, IdEntry{true, key, k, Request{}}).second)
+    if (!s.ids.emplace(a.tag, IdEntry{true, key, k, Request{}, &a}).second)
       fail(r, a, name + " reuses the ID " + std::to_string(a.tag) + " of a pending request",
            "each pending request has its own ID; the trace is corrupt");
     return;

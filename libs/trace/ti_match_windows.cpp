@@ -166,14 +166,15 @@ void Matcher::post_window(int r, const TiAction& a)
     const long long count = cas ? 1 : f[d + 1];
     const int type_size   = datatype_size(std::to_string(cas ? f[w_at + 2] : f[d + 2]));
     const auto pos        = static_cast<size_t>(t);
-    const long long bytes = count * std::max(type_size, 0);
-    if (!win.dynamic && disp * win.unit[pos] + bytes > win.size[pos])
+    const long long bytes = count * std::max(type_size, 0); // count < 2^53, a type is at most 16 bytes
+    const long double end = static_cast<long double>(disp) * win.unit[pos] + bytes; // disp * unit may pass 2^63
+    if (!win.dynamic && end > win.size[pos])
       fail(r, a,
            name + " of " + std::to_string(bytes) + " bytes at displacement " + std::to_string(disp) + " (unit " +
                std::to_string(win.unit[pos]) + ") goes beyond rank " + std::to_string(t) + "'s " +
                std::to_string(win.size[pos]) + "-byte " + w,
            "a transfer stays inside its target's window; the trace is corrupt");
-    if (requested && !s.ids.emplace(f[0], IdEntry{false, 0, 0, Request{0, 0, true, true, false, true}}).second)
+    if (requested && !s.ids.emplace(f[0], IdEntry{false, 0, 0, Request{0, 0, true, true, false, true}, &a}).second)
       fail(r, a, name + " reuses the ID " + std::to_string(f[0]) + " of a pending request",
            "each pending request has its own ID; the trace is corrupt");
   }

@@ -71,6 +71,7 @@ struct IdEntry {
   long long comm   = 0;
   uint64_t k       = 0;
   Request request{};        // otherwise: a request (a send's or a one-sided transfer's)
+  const TiAction* start = nullptr; // the action that started it
 };
 
 struct Window {
@@ -150,6 +151,7 @@ private:
   std::string request_text(const Request& q) const;
   BlockedRank describe(int r) const;
   void check_all_received() const;
+  void check_ids_completed() const;
 };
 
 // Tags of the messages SMPI's window synchronisation makes (post/start, complete/wait), on

@@ -20,9 +20,9 @@ using Schemas = std::vector<std::string>;
 const std::map<std::string, Schemas>& collective_schemas()
 {
   static const std::map<std::string, Schemas> s = {
-      {"barrier", {"C"}},        {"bcast", {"Cnrt"}},           {"reduce", {"Cnrt"}},
-      {"allreduce", {"Cnt"}},    {"scan", {"Cnt"}},             {"exscan", {"Cnt"}},
-      {"reduce_scatter_block", {"Cnt"}}, {"reduce_scatter", {"Ct*n"}}, {"gather", {"Cptntr"}},
+      {"barrier", {"C"}},        {"bcast", {"Cnrt"}},           {"reduce", {"Cnrt?q"}},
+      {"allreduce", {"Cnt?q"}},  {"scan", {"Cnt?q"}},           {"exscan", {"Cnt?q"}},
+      {"reduce_scatter_block", {"Cnt?q"}}, {"reduce_scatter", {"Cqt*n"}}, {"gather", {"Cptntr"}},
       {"scatter", {"Cntptr"}},   {"allgather", {"Cptnt"}},      {"alltoall", {"Cptnt"}},
       {"gatherv", {"Cpttr*n"}},  {"scatterv", {"Ctptr*n"}},     {"allgatherv", {"Cptt*n"}},
       {"alltoallv", {"Ctt*p"}},  {"alltoallw", {"C*pt"}}};
@@ -145,6 +145,7 @@ const char* kind_name(char k)
   case 'a': return "assert";
   case 'L': return "lock type";
   case 'o': return "operation";
+  case 'q': return "reduction class";
   case 's': return "swapped flag";
   case 'd': return "size or displacement";
   default: return "displacement unit";
@@ -175,9 +176,9 @@ void check_field(char k, const std::string& text, size_t index, const std::strin
   switch (k) {
   case 'N': case 'c': case 'p': lo = -1; break;
   case 'k': lo = INT_MIN, hi = INT_MAX; break;
-  case 't': hi = 14; break;
+  case 't': hi = v >= 1000 ? 1000 + (1LL << 30) : 14; break;
   case 'L': lo = 1, hi = 2; break;
-  case 'o': case 's': hi = 1; break;
+  case 'o': case 's': case 'q': hi = 1; break;
   case 'C': case 'W': case 'I': case 'r': case 'n': case 'g': case 'a': case 'u': hi = INT_MAX; break;
   default: break;
   }
@@ -185,9 +186,9 @@ void check_field(char k, const std::string& text, size_t index, const std::strin
     throw InputError(at, what + " is not a rank of the " + std::to_string(ranks) + "-rank replay",
                      "replay with -np " + std::to_string(v + 1) + " or more, or fix the trace");
   if (v < lo || v > hi) {
-    std::string range = k == 't' ? "in 0..14 (the datatype ids haec writes)"
+    std::string range = k == 't' ? "in 0..14, or 1000 + the size of a derived type (the datatype ids haec writes)"
                         : k == 'L' ? "1 (exclusive) or 2 (shared)"
-                        : k == 'o' || k == 's' ? "0 or 1"
+                        : k == 'o' || k == 's' || k == 'q' ? "0 or 1"
                         : lo == -1 ? (k == 'p' ? ">= 0, or -1 for MPI_IN_PLACE" : ">= -1")
                                    : ">= 0";
     throw InputError(at, what + " must be " + range, kCorrupt);

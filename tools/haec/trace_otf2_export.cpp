@@ -141,8 +141,68 @@ void write_enter(OTF2_EvtWriter* w, const trace::RunEvent& e, Strings& strings)
   ok(code, "enter");
 }
 
+// OTF2 references of the one-sided records: each communicator a window lives on (MPI_COMM_WORLD:
+// comm 0, group 1; the others from comm 1 and group 2 on), then the post/start groups.
+struct RmaRefs {
+  std::map<long long, OTF2_CommRef> comm;  // trace communicator -> OTF2 communicator
+  OTF2_GroupRef first_sync_group = 2;      // of RunTrace::rma_groups[0]
+};
+
+RmaRefs rma_refs(const trace::RunTrace& t)
+{
+  RmaRefs refs;
+  refs.comm[0] = 0;
+  for (auto const& [window, comm] : t.rma_windows)
+    if (!refs.comm.count(comm))
+      refs.comm.emplace(comm, static_cast<OTF2_CommRef>(refs.comm.size()));
+  refs.first_sync_group = static_cast<OTF2_GroupRef>(1 + refs.comm.size());
+  return refs;
+}
+
+void write_rma(OTF2_EvtWriter* w, const trace::RunEvent& e, OTF2_TimeStamp ts, const RmaRefs& refs)
+{
+  const auto win    = static_cast<OTF2_RmaWinRef>(e.window);
+  const auto remote = e.peer < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<uint32_t>(e.peer);
+  const auto lock   = e.tag == 1 ? OTF2_LOCK_SHARED : OTF2_LOCK_EXCLUSIVE;
+  const std::string& op = e.op;
+  OTF2_ErrorCode c      = OTF2_SUCCESS;
+  if (op == "WIN_CREATE")
+    c = OTF2_EvtWriter_RmaWinCreate(w, nullptr, ts, win);
+  else if (op == "WIN_DESTROY")
+    c = OTF2_EvtWriter_RmaWinDestroy(w, nullptr, ts, win);
+  else if (op == "COLLECTIVE_BEGIN")
+    c = OTF2_EvtWriter_RmaCollectiveBegin(w, nullptr, ts);
+  else if (op == "COLLECTIVE_END")
+    c = OTF2_EvtWriter_RmaCollectiveEnd(w, nullptr, ts, OTF2_COLLECTIVE_OP_BARRIER,
+                                        OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, win,
+                                        OTF2_UNDEFINED_UINT32, 0, 0);
+  else if (op == "GROUP_SYNC")
+    c = OTF2_EvtWriter_RmaGroupSync(w, nullptr, ts, OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, win,
+                                    refs.first_sync_group + e.tag);
+  else if (op == "REQUEST_LOCK")
+    c = OTF2_EvtWriter_RmaRequestLock(w, nullptr, ts, win, remote, e.matching, lock);
+  else if (op == "ACQUIRE_LOCK")
+    c = OTF2_EvtWriter_RmaAcquireLock(w, nullptr, ts, win, remote, e.matching, lock);
+  else if (op == "RELEASE_LOCK")
+    c = OTF2_EvtWriter_RmaReleaseLock(w, nullptr, ts, win, remote, e.matching);
+  else if (op == "SYNC")
+    c = OTF2_EvtWriter_RmaSync(w, nullptr, ts, win, remote, OTF2_RMA_SYNC_TYPE_MEMORY);
+  else if (op == "PUT")
+    c = OTF2_EvtWriter_RmaPut(w, nullptr, ts, win, remote, e.bytes, e.matching);
+  else if (op == "GET")
+    c = OTF2_EvtWriter_RmaGet(w, nullptr, ts, win, remote, e.received, e.matching);
+  else if (op == "ATOMIC")
+    c = OTF2_EvtWriter_RmaAtomic(w, nullptr, ts, win, remote, static_cast<OTF2_RmaAtomicType>(e.tag), e.bytes,
+                                 e.received, e.matching);
+  else if (op == "OP_COMPLETE_BLOCKING")
+    c = OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, ts, win, e.matching);
+  else if (op == "OP_COMPLETE_NON_BLOCKING")
+    c = OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, nullptr, ts, win, e.matching);
+  ok(c, "RMA record " + op);
+}
+
 void write_rank_events(OTF2_EvtWriter* w, const std::vector<trace::RunEvent>& events, Strings& strings,
-                       CounterMetrics metrics)
+                       CounterMetrics metrics, const RmaRefs& rma)
 {
   for (auto const& e : events) {
     OTF2_TimeStamp ts = ticks(e.time);
@@ -169,6 +229,9 @@ void write_rank_events(OTF2_EvtWriter* w, const std::vector<trace::RunEvent>& ev
                                          e.received),
          "collective");
       break;
+    case trace::RunEvent::Rma:
+      write_rma(w, e, ts, rma);
+      break;
     }
   }
 }
@@ -181,7 +244,7 @@ std::vector<uint64_t> write_events(OTF2_Archive* ar, const trace::RunTrace& t, S
   for (int r = 0; r < t.ranks; ++r) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(ar, static_cast<OTF2_LocationRef>(r));
     const auto& events = t.by_rank[static_cast<size_t>(r)];
-    write_rank_events(w, events, strings, CounterMetrics(t.counter_events.size(), first_counter_ref(t)));
+    write_rank_events(w, events, strings, CounterMetrics(t.counter_events.size(), first_counter_ref(t)), rma_refs(t));
     uint64_t metric_events = 0; // one before each enter and leave
     for (auto const& e : events)
       metric_events += !t.counter_events.empty() && (e.kind == trace::RunEvent::Enter || e.kind == trace::RunEvent::Leave);
@@ -227,6 +290,10 @@ public:
       str("power " + host);
     for (auto const& event : t.counter_events)
       str(event);
+    for (auto const& [window, comm] : t.rma_windows)
+      str("window " + std::to_string(window)), str("communicator " + std::to_string(comm));
+    if (!t.rma_groups.empty())
+      str("post/start group");
     if (!t.counter_events.empty())
       str(kCounterDescription), str("#");
     written_ = strings_.all().size();
@@ -247,6 +314,7 @@ public:
   void power_metric();
   void counter_metrics(const std::vector<std::string>& events, OTF2_MetricRef first);
   void world(int ranks);
+  void windows(const trace::RunTrace& t);
 
 private:
   static constexpr const char* kTiDescription = "TI lines of the replayed trace up to this call (haec trace import)";
@@ -330,6 +398,38 @@ void Definitions::world(int ranks)
   ok(OTF2_GlobalDefWriter_WriteComm(d_, 0, world, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "comm");
 }
 
+// The one-sided records' windows, their communicators (group = the members' world ranks) and the
+// post/start groups (rma_refs' numbering).
+void Definitions::windows(const trace::RunTrace& t)
+{
+  const RmaRefs refs = rma_refs(t);
+  for (auto const& [comm, ref] : refs.comm) {
+    if (comm == 0)
+      continue; // MPI_COMM_WORLD: world()
+    const auto found = t.comms.find(comm);
+    std::vector<uint64_t> members;
+    if (found != t.comms.end())
+      for (int r : found->second)
+        members.push_back(static_cast<uint64_t>(r));
+    const uint32_t name = str("communicator " + std::to_string(comm));
+    ok(OTF2_GlobalDefWriter_WriteGroup(d_, 1 + ref, name, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                       OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(members.size()), members.data()),
+       "group");
+    ok(OTF2_GlobalDefWriter_WriteComm(d_, ref, name, 1 + ref, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "comm");
+  }
+  for (size_t i = 0; i < t.rma_groups.size(); ++i) {
+    std::vector<uint64_t> members(t.rma_groups[i].begin(), t.rma_groups[i].end());
+    ok(OTF2_GlobalDefWriter_WriteGroup(d_, refs.first_sync_group + static_cast<OTF2_GroupRef>(i), str("post/start group"),
+                                       OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                       static_cast<uint32_t>(members.size()), members.data()),
+       "group");
+  }
+  for (auto const& [window, comm] : t.rma_windows)
+    ok(OTF2_GlobalDefWriter_WriteRmaWin(d_, static_cast<OTF2_RmaWinRef>(window), str("window " + std::to_string(window)),
+                                        refs.comm.at(comm), OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
+       "RMA window");
+}
+
 void write_otf2(const trace::RunTrace& t, const fs::path& dir)
 {
   OTF2_Archive* ar = open_archive(dir);
@@ -345,6 +445,7 @@ void write_otf2(const trace::RunTrace& t, const fs::path& dir)
   if (!t.counter_events.empty())
     defs.counter_metrics(t.counter_events, first_counter_ref(t));
   defs.world(t.ranks);
+  defs.windows(t);
   if (t.carries_ti)
     defs.ti_attribute();
   defs.check_strings();

@@ -354,8 +354,30 @@ void open_locations(OTF2_Reader* rd, const Import& im)
     OTF2_Reader_CloseDefFiles(rd);
 }
 
+// One-sided records of another tool's archive: OTF2 has no displacements nor window sizes, which
+// the replay's windows need (our own export carries its calls' TI lines and imports exactly).
+void refuse_rma(Import* im)
+{
+  throw InputError(im->anchor + ": event " + std::to_string(im->events),
+                   "one-sided communication (OTF2 RMA records) cannot be imported from an archive haec did not "
+                   "export: OTF2 keeps no window sizes or displacements",
+                   "record the program with haec trace record (haec cc, haec fc) instead");
+}
+OTF2_CallbackCode on_rma_window(OTF2_LocationRef, OTF2_TimeStamp, void* data, OTF2_AttributeList*, OTF2_RmaWinRef)
+{
+  GUARD(refuse_rma(me(data)))
+}
+OTF2_CallbackCode on_rma_transfer(OTF2_LocationRef, OTF2_TimeStamp, void* data, OTF2_AttributeList*, OTF2_RmaWinRef,
+                                  uint32_t, uint64_t, uint64_t)
+{
+  GUARD(refuse_rma(me(data)))
+}
+
 void register_mpi_callbacks(OTF2_GlobalEvtReaderCallbacks* ec)
 {
+  OTF2_GlobalEvtReaderCallbacks_SetRmaWinCreateCallback(ec, on_rma_window);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(ec, on_rma_transfer);
+  OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(ec, on_rma_transfer);
   OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, on_enter);
   OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ec, on_leave);
   OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ec, on_send);
