@@ -47,6 +47,7 @@ void register_comm_replay_actions();       // replay_comm_actions.cpp
 void register_p2p_replay_actions();        // replay_p2p_actions.cpp
 void register_rma_replay_actions();        // replay_rma_actions.cpp
 size_t unfinished_requests();              // replay_state.cpp
+void replay_rank_started();                // replay_state.cpp
 void count_replayed_action();              // replay_location.cpp
 
 namespace {
@@ -283,13 +284,14 @@ void register_wrapped(const char* action_name, const action_fun& function)
   const std::string action = action_name;
   const size_t fields      = identifying_fields(action);
   const bool polling       = action == "test";
+  const bool init          = action == "init";
   const Counted counted    = counted_kind(action);
   const std::string base   = function_name(action) + "@trace";
   // An action without identifying fields has one site: named once, on its first occurrence.
   std::optional<uint32_t> sole_site;
   // Shared, so that every copy SimGrid makes of the wrapper uses one cache.
   auto sites = std::make_shared<FieldSites>(base, fields);
-  real_register()(action_name, [function, base, fields, polling, counted, sole_site, sites](simgrid::xbt::ReplayAction& a) mutable {
+  real_register()(action_name, [function, base, fields, polling, init, counted, sole_site, sites](simgrid::xbt::ReplayAction& a) mutable {
     if (fields == 0) {
       if (!sole_site)
         sole_site = named_site(base);
@@ -304,6 +306,8 @@ void register_wrapped(const char* action_name, const action_fun& function)
     if (polling)
       bus().polling.publish(Polling{pid, true});
     function(a);
+    if (init)
+      replay_rank_started(); // our actions' MPI calls return their errors (replay_state.hpp)
     if (polling)
       bus().polling.publish(Polling{pid, false});
     haec_suite_mpi_exit();

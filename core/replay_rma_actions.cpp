@@ -142,6 +142,7 @@ void win_create(Action& a, const std::string& kind)
   else
     check_call(a, MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &win));
   creating().erase(sg4::this_actor::get_pid());
+  errors_return(win);
   windows()[id] = Window{win, comm};
 }
 

@@ -25,6 +25,24 @@ std::unordered_map<long, std::unordered_map<long long, PendingRequest>>& request
 
 } // namespace
 
+void errors_return(MPI_Comm comm)
+{
+  if (comm != MPI_COMM_NULL)
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+}
+
+void errors_return(MPI_Win win)
+{
+  if (win != MPI_WIN_NULL)
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+}
+
+void replay_rank_started()
+{
+  errors_return(MPI_COMM_WORLD);
+  errors_return(MPI_COMM_SELF);
+}
+
 MPI_Comm comm_field(const Action& a, size_t i)
 {
   const long long id = field(a, i);
@@ -42,6 +60,7 @@ void add_comm(const Action& a, long long id, MPI_Comm comm)
 {
   if (id < 2 || !comms().emplace(id, comm).second)
     fail_action(a, "communicator " + std::to_string(id) + " is made twice");
+  errors_return(comm);
 }
 
 void remove_comm(const Action& a, long long id)

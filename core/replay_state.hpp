@@ -9,6 +9,13 @@
 
 namespace haec::core::parts {
 
+// A rank starts replaying: the MPI calls of our actions return their errors (MPI_ERRORS_RETURN on
+// its MPI_COMM_WORLD and MPI_COMM_SELF, and on every communicator and window they make), so that a
+// refused call ends the replay with its trace line instead of SMPI's abort.
+void replay_rank_started();
+void errors_return(MPI_Comm comm);
+void errors_return(MPI_Win win);
+
 // Field i as a communicator of this rank.
 MPI_Comm comm_field(const Action& a, size_t i);
 // The communicator `id` of this rank: made now (it must not exist), or freed.

@@ -252,6 +252,8 @@ void Gather(Recording& rec, const void* sbuf, int scount, MPI_Datatype stype, vo
   const Target t = target(rec, comm, "MPI_Gather");
   if (!t.ok())
     return;
+  if (!is_root(comm, root)) // not significant: any value may come (MPICH's tests pass -1)
+    rcount = 0;
   const bool in_place = sbuf == MPI_IN_PLACE && is_root(comm, root); // PMPI_Igather: send 0 of recvtype
   rec.action(t.world() && plain(scount, stype) && plain(rcount, rtype) ? "gather " + (in_place ? std::string("0") : ti_cn(scount, stype)) + " " + ti_cn(rcount, rtype) +
                              " " + num(root) + " " + types(in_place ? rtype : stype, rtype)
@@ -278,6 +280,8 @@ void Scatter(Recording& rec, const void*, int scount, MPI_Datatype stype, void* 
   const Target t = target(rec, comm, "MPI_Scatter");
   if (!t.ok())
     return;
+  if (!is_root(comm, root)) // not significant
+    scount = 0;
   const bool in_place = rbuf == MPI_IN_PLACE; // PMPI_Iscatter: receive what is sent
   rec.action(t.world() && plain(scount, stype) && plain(rcount, rtype) ? "scatter " + ti_cn(scount, stype) + " " + (in_place ? ti_cn(scount, stype) : ti_cn(rcount, rtype)) +
                              " " + num(root) + " " + types(stype, in_place ? stype : rtype)

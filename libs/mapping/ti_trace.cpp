@@ -29,7 +29,10 @@ namespace {
 namespace fs = std::filesystem;
 using detail::where;
 
-const std::set<std::string> kSendLike = {"send", "isend", "Ssend", "ISsend", "bsend", "ibsend"};
+// <rank> ACTION <dst> <tag> <count> [datatype]; haec's buffered and synchronous sends alike, their
+// non-blocking ones with a request ID first (libs/trace/README.md).
+const std::set<std::string> kSendLike = {"send", "isend", "Ssend", "ISsend", "bsend", "ibsend", "haec_bsend", "haec_ssend"};
+const std::set<std::string> kSendAfterId = {"haec_ibsend", "haec_issend"};
 
 struct Traffic {
   std::map<std::pair<int, int>, std::pair<uint64_t, uint64_t>> pairs; // (src,dst) -> messages, bytes
@@ -101,7 +104,7 @@ void read_actions(const std::string& path, int only_rank, Traffic& t)
       throw InputError(at, "expected '<rank> <action> ...', got '" + detail::trim(lines[li]) + "'",
                        "give a SimGrid time-independent trace");
     const std::string& action = f[1];
-    const bool sends          = kSendLike.count(action) > 0 || action == "sendRecv";
+    const bool sends = kSendLike.count(action) > 0 || kSendAfterId.count(action) > 0 || action == "sendRecv";
     long long rank_ll         = -1;
     if (!sends && (!detail::parse_i64(f[0], rank_ll) || rank_ll < 0))
       continue; // not an SMPI rank line and nothing we count: ignore like any unknown action
@@ -113,15 +116,16 @@ void read_actions(const std::string& path, int only_rank, Traffic& t)
     t.max_rank   = std::max(t.max_rank, rank);
     if (action == "init") {
       t.default_size[rank] = f.size() > 2 ? 8 : 1; // MPI_DOUBLE (MPE traces) : MPI_BYTE (TAU traces)
-    } else if (kSendLike.count(action) > 0) {
-      if (f.size() < 5)
+    } else if (kSendLike.count(action) > 0 || kSendAfterId.count(action) > 0) {
+      const size_t at_dst = kSendAfterId.count(action) ? 3 : 2;
+      if (f.size() < at_dst + 3)
         throw InputError(at, action + " needs '<dst> <tag> <count> [datatype]'", "check the trace line");
-      const int dst = rank_field(f[2], at, "destination");
+      const int dst = rank_field(f[at_dst], at, "destination");
       long long tag = 0;
-      if (!detail::parse_i64(f[3], tag))
-        throw InputError(at, "tag '" + f[3] + "' is not an integer", "check the trace line");
-      const uint64_t count = count_field(f[4], at, "count");
-      add(t, rank, dst, count * datatype_size(f, 5, rank, t, at));
+      if (!detail::parse_i64(f[at_dst + 1], tag))
+        throw InputError(at, "tag '" + f[at_dst + 1] + "' is not an integer", "check the trace line");
+      const uint64_t count = count_field(f[at_dst + 2], at, "count");
+      add(t, rank, dst, count * datatype_size(f, at_dst + 3, rank, t, at));
     } else if (action == "sendRecv") {
       if (f.size() < 8)
         throw InputError(at, "sendRecv needs '<sendcount> <dst> <recvcount> <src> <sendtype> <recvtype>'",

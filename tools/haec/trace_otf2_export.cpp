@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace fs = std::filesystem;
@@ -150,11 +151,12 @@ struct RmaRefs {
 
 RmaRefs rma_refs(const trace::RunTrace& t)
 {
-  RmaRefs refs;
-  refs.comm[0] = 0;
+  RmaRefs refs; // numbered in the communicators' order: definitions are written in that order
+  std::set<long long> comms = {0};
   for (auto const& [window, comm] : t.rma_windows)
-    if (!refs.comm.count(comm))
-      refs.comm.emplace(comm, static_cast<OTF2_CommRef>(refs.comm.size()));
+    comms.insert(comm);
+  for (long long comm : comms)
+    refs.comm.emplace(comm, static_cast<OTF2_CommRef>(refs.comm.size()));
   refs.first_sync_group = static_cast<OTF2_GroupRef>(1 + refs.comm.size());
   return refs;
 }
