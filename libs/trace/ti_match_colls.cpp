@@ -137,7 +137,7 @@ void Matcher::post_collective(int r, const TiAction& a, long long id, bool nonbl
          "rank " + std::to_string(r) + "'s " + ordinal(k) + " " + kind + where + " is " + name + ", rank " +
              std::to_string(col.first_rank) + "'s is " + action_name(col.name) + " (" +
              base(actions(col.first_rank).file) + ":" + std::to_string(col.line) + ")",
-         "every rank calls the same collectives in the same order; the trace is corrupt");
+         "every rank calls them in the same order; the trace is corrupt");
   } else if (col.root != root) {
     fail(r, a,
          "rank " + std::to_string(r) + "'s " + ordinal(k) + " " + kind + where + " (" + name + ") has root " +
