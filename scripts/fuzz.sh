@@ -3,7 +3,8 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET=60] [TARGET...]
 # TARGET names (default: all): fuzz_platform_spec fuzz_platform_json fuzz_mapping_file
 # fuzz_traffic_matrix fuzz_ti_trace fuzz_units fuzz_smpi_factors fuzz_link_model fuzz_workloads
-# fuzz_resilient_model fuzz_maplib_matrix fuzz_region_records fuzz_campaign_file fuzz_counters.
+# fuzz_resilient_model fuzz_maplib_matrix fuzz_region_records fuzz_campaign_file fuzz_counters
+# fuzz_ti_check.
 # Each target runs alone (one job) from its seeds (tests/fuzz/corpus/<target>) and the corpus it
 # grew in earlier runs (build-fuzz/corpus/<target>, the only directory it writes to).
 # Crash reproducers land in build-fuzz/crashes/<target>-crash-* (also leak-, timeout-, oom-);
@@ -17,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
 all=(fuzz_platform_spec fuzz_platform_json fuzz_mapping_file fuzz_traffic_matrix fuzz_ti_trace
      fuzz_units fuzz_smpi_factors fuzz_link_model fuzz_workloads fuzz_resilient_model
-     fuzz_maplib_matrix fuzz_region_records fuzz_campaign_file fuzz_counters)
+     fuzz_maplib_matrix fuzz_region_records fuzz_campaign_file fuzz_counters fuzz_ti_check)
 
 seconds=${1:-60}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
