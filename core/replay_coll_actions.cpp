@@ -354,6 +354,7 @@ void register_collective_replay_actions()
     xbt_replay_action_register(("haec_i" + name).c_str(), [name, call](Action& a) { nonblocking(a, name, call); });
   }
   xbt_replay_action_register("haec_wait", wait_request);
+  xbt_replay_action_register("haec_request_free", free_request);
 }
 
 } // namespace haec::core::parts

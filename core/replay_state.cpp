@@ -101,6 +101,20 @@ void wait_request(const Action& a)
   mine.erase(it);
 }
 
+void free_request(const Action& a)
+{
+  const long long id = field(a, 2);
+  auto& mine         = requests()[sg4::this_actor::get_pid()];
+  auto it            = mine.find(id);
+  if (it == mine.end())
+    fail_action(a, "no request " + a[2] + " was started by this rank");
+  check_call(a, MPI_Request_free(&it->second.request));
+  // its transfer may still run: its buffers live as long as the replay
+  static std::vector<CallBuffers> kept;
+  kept.push_back(std::move(it->second.buffers));
+  mine.erase(it);
+}
+
 size_t unfinished_requests()
 {
   size_t n = 0;

@@ -39,6 +39,8 @@ struct PendingRequest {
 PendingRequest& start_request(const Action& a, size_t i);
 // haec_wait ID: waits for this rank's request ID and forgets it.
 void wait_request(const Action& a);
+// haec_request_free ID: MPI_Request_free of this rank's request ID (its transfer goes on).
+void free_request(const Action& a);
 size_t unfinished_requests(); // of every rank, at the end of the replay
 
 } // namespace haec::core::parts

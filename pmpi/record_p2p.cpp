@@ -233,7 +233,7 @@ void Request_free(Recording& rec, const Requests& before, MPI_Request*)
 {
   TiState& s            = ti_state();
   const MPI_Request req = before.at(0);
-  rec.recorder().forget(rec.rank(), ti_key(req));
+  rec.recorder().freed(rec.rank(), ti_key(req));
   s.persistent.erase(req);
   s.recv_comm.erase(req);
 }

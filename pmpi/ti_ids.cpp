@@ -61,8 +61,10 @@ int TiIds::window_created(int rank, uint64_t handle, int comm)
   Rank* r = at(rank);
   if (r == nullptr)
     return kUnknown;
-  const int nth = r->windows_on[comm]++;
-  auto [it, fresh] = window_ids_.try_emplace({comm, nth}, next_window_);
+  // MPI_COMM_SELF is one id for a communicator of each rank alone: its windows are the rank's own
+  const int on     = comm == 1 ? -1 - rank : comm;
+  const int nth    = r->windows_on[on]++;
+  auto [it, fresh] = window_ids_.try_emplace({on, nth}, next_window_);
   if (fresh)
     ++next_window_;
   r->windows[handle] = it->second;

@@ -5,8 +5,9 @@
 // all share: the parent's id, the members (world ranks in rank order) and how many communicators
 // with exactly these members this rank made from that parent before (collective calls on one set
 // of ranks are ordered alike on all of them). Windows likewise: the communicator's id and how many
-// windows this rank created on it before. Pure: handles are opaque keys (the MPI objects of one
-// rank). One table serves every rank (SMPI's ranks are actors of one process).
+// windows this rank created on it before (on MPI_COMM_SELF: the rank's own windows). Pure:
+// handles are opaque keys (the MPI objects of one rank). One table serves every rank (SMPI's
+// ranks are actors of one process).
 #pragma once
 #include <cstddef>
 #include <cstdint>

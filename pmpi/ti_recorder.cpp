@@ -298,10 +298,20 @@ bool TiRecorder::knows(int rank, uint64_t request) const
   return rank >= 0 && rank < ranks() && ranks_[static_cast<size_t>(rank)].pending.count(request) > 0;
 }
 
-void TiRecorder::forget(int rank, uint64_t request)
+void TiRecorder::freed(int rank, uint64_t request)
 {
-  if (Rank* r = at(rank))
-    r->pending.erase(request);
+  Rank* r = at(rank);
+  if (!r)
+    return;
+  auto it = r->pending.find(request);
+  if (it == r->pending.end())
+    return;
+  const Pending p = it->second;
+  r->pending.erase(it);
+  if (p.kind == Pending::Collective) {
+    flush(*r);
+    push(*r, "haec_request_free " + std::to_string(p.id));
+  }
 }
 
 void TiRecorder::finalize(int rank)

@@ -67,7 +67,8 @@ public:
   // A request the program cancelled completed: it did nothing, its start line is taken out.
   void cancelled(int rank, uint64_t request);
   bool knows(int rank, uint64_t request) const;
-  void forget(int rank, uint64_t request);
+  // MPI_Request_free of a pending request: one with an ID gets "haec_request_free ID".
+  void freed(int rank, uint64_t request);
   void finalize(int rank);
 
   // The first call that cannot be replayed; the trace is then not written.

@@ -104,6 +104,8 @@ void RmaRecords::add(RunTrace& t, std::vector<RunEvent>& out, int r, const std::
       me.requests[num(f, 2)] = {win, matching};
     else
       record("OP_COMPLETE_BLOCKING", win, -1, 0, 0, 0, matching);
+  } else if (a == "haec_request_free") {
+    me.requests.erase(num(f, 2));
   } else if (a == "haec_wait") {
     auto it = me.requests.find(num(f, 2));
     if (it != me.requests.end()) {

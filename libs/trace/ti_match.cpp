@@ -83,7 +83,7 @@ void Matcher::check_ids_completed() const
     for (auto const& [id, e] : state_[static_cast<size_t>(r)].ids)
       if (e.start != nullptr)
         throw InputError(at(r, *e.start), action_name(e.start->name) + " " + std::to_string(id) +
-                                              " is never completed (no haec_wait " + std::to_string(id) + " follows)",
+                                              " is never completed (no haec_wait " + std::to_string(id) + " or haec_request_free follows)",
                          "every request is waited for; the trace is corrupt or was cut short");
 }
 
@@ -231,6 +231,12 @@ void Matcher::post(int r, const TiAction& a)
     s.ids.erase(it);
     break;
   }
+  case TiAction::IdFree: // its transfer or collective goes on; nothing waits for it
+    if (s.ids.erase(a.tag) == 0)
+      throw InputError(at(r, a), "haec_request_free " + std::to_string(a.tag) + " names no pending request of rank " +
+                                     std::to_string(r),
+                       "the trace is corrupt");
+    break;
   case TiAction::Comm: post_comm(r, a); break;
   case TiAction::Win: post_window(r, a); break;
   default: break;

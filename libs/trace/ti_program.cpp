@@ -103,6 +103,9 @@ TiAction haec_action(const std::vector<std::string>& f, TiAction a, std::vector<
   } else if (n == "haec_wait") {
     a.kind = TiAction::NbWait;
     a.tag  = v[0];
+  } else if (n == "haec_request_free") {
+    a.kind = TiAction::IdFree;
+    a.tag  = v[0];
   } else if (n.rfind("haec_i", 0) == 0) { // ID C ...
     a.kind = TiAction::NbColl;
     a.tag  = v[0];

@@ -23,6 +23,7 @@ struct TiAction {
     Coll,     // blocking collective `name` on communicator `comm`: its members call the same sequence
     NbColl,   // haec_i<op> ID: posts collective `name` on `comm`
     NbWait,   // haec_wait ID: completes a non-blocking collective or any request with an ID
+    IdFree,   // haec_request_free ID: the program freed request ID (never waited for)
     IdSend,   // haec_ibsend / haec_issend ID: a send request completed by haec_wait ID
     Comm,     // haec_comm_*: makes (or frees) a communicator (fields())
     Win,      // haec_win_* and the transfers on windows (fields())

@@ -38,7 +38,7 @@ const std::map<std::string, Schemas>& schemas()
         {"haec_comm_split_type", {"CN#R"}}, {"haec_comm_free", {"C"}},
         // buffered and synchronous sends, request completion (pmpi/record_p2p.cpp)
         {"haec_bsend", {"Rgnt"}}, {"haec_ssend", {"Rgnt"}}, {"haec_ibsend", {"IRgnt"}}, {"haec_issend", {"IRgnt"}},
-        {"haec_wait", {"I"}},
+        {"haec_wait", {"I"}}, {"haec_request_free", {"I"}},
         // one-sided communication (pmpi/record_rma.cpp)
         {"haec_win_create", {"Wdu?C"}}, {"haec_win_allocate", {"Wdu?C"}}, {"haec_win_allocate_shared", {"Wdu?C"}},
         {"haec_win_create_dynamic", {"W?C"}}, {"haec_win_attach", {"Wd"}}, {"haec_win_detach", {"W"}},

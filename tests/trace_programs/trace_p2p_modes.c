@@ -6,7 +6,8 @@
  *
  * - MPI_Bsend both ways between rank pairs before either receives: correct only because SMPI
  *   detaches buffered sends whatever their size (a plain send of that size would deadlock);
- * - MPI_Ibsend, MPI_Ssend and MPI_Issend, received late (the synchronous sender waits);
+ * - MPI_Ibsend, MPI_Ssend and MPI_Issend, received late (the synchronous sender waits), and an
+ *   MPI_Issend whose request is freed at once;
  * - a receive from MPI_ANY_SOURCE and one from a peer that never sends, both cancelled, and a
  *   cancelled MPI_Issend: none of them moves data;
  * - MPI_Sendrecv and MPI_Sendrecv_replace of a rank with itself (SMPI only copies).
@@ -42,12 +43,15 @@ int main(int argc, char** argv)
       MPI_Ssend(out, 16, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
       MPI_Issend(out, 16, MPI_CHAR, peer, 4, MPI_COMM_WORLD, &r);
       MPI_Wait(&r, MPI_STATUS_IGNORE);
+      MPI_Issend(out, 16, MPI_CHAR, peer, 7, MPI_COMM_WORLD, &r); /* freed: it goes on unwaited */
+      MPI_Request_free(&r);
     } else {
       volatile double x = 0;
       for (int i = 0; i < 1000000; ++i)
         x += i;
       MPI_Recv(in, 16, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Recv(in, 16, MPI_CHAR, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(in, 16, MPI_CHAR, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
   }
   /* cancelled requests */

@@ -74,6 +74,9 @@ TEST(TraceIds, MembersNameACommunicatorAlikeWindowsToo)
   EXPECT_EQ(ids.window_created(2, 0x12, 2), 1);
   EXPECT_EQ(ids.window_created(2, 0x13, 0), 0);
   EXPECT_EQ(ids.window(2, 0x13), 0);
+  // windows on MPI_COMM_SELF (id 1) are each rank's own: one id per rank
+  EXPECT_EQ(ids.window_created(0, 0x14, 1), 2);
+  EXPECT_EQ(ids.window_created(2, 0x15, 1), 3);
 }
 
 TEST(TraceCommCheck, SplitDupCreateAndCollectivesOnThem)
@@ -157,6 +160,16 @@ TEST(TraceCommCheck, BufferedSendsNeverWaitSynchronousOnesDo)
   EXPECT_EQ(with("haec_bsend"), "");
   EXPECT_EQ(with("send").rfind("deadlock:", 0), 0u);
   EXPECT_EQ(with("haec_ssend").rfind("deadlock:", 0), 0u);
+}
+
+TEST(TraceCommCheck, AFreedRequestNeedsNoWait)
+{
+  // MPI_Request_free of a synchronous send: its message is still received, nothing waits for it
+  const std::string freed = "0 init\n0 haec_issend 1 1 3 1 1\n0 haec_request_free 1\n0 finalize\n"
+                            "1 init\n1 recv 0 3 1 1\n1 finalize\n";
+  EXPECT_EQ(check(freed, 2), "");
+  const std::string unknown = "0 init\n0 haec_request_free 4\n0 finalize\n1 init\n1 finalize\n";
+  EXPECT_NE(check(unknown, 2).find("haec_request_free 4 names no pending request of rank 0"), std::string::npos);
 }
 
 TEST(TraceWindowCheck, RefusesMalformedOneSidedActions)
