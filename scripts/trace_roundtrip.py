@@ -207,6 +207,22 @@ class Suite:
         return label, "roundtrip", "makespan %r" % a
 
 
+def print_table(results):
+    """The counts per language as a Markdown table (the traces page's round-trip table)."""
+    def lang(entry):
+        return {"f77": "Fortran 77", "f90": "Fortran 90"}.get(entry.split("/")[0], "C")
+    cols = ["entries", "emulate correctly", "round trip", "refused", "record fails", "check fails", "replay fails",
+            "differs"]
+    print("\n| programs | " + " | ".join(cols) + " |")
+    print("|---" * (len(cols) + 1) + "|")
+    for name in ["C", "Fortran 77", "Fortran 90", "all"]:
+        rs = [r for r in results if name == "all" or lang(r["entry"]) == name]
+        n = lambda o: sum(1 for r in rs if r["outcome"] == o)
+        row = [len(rs), len(rs) - n("emulation-fails") - n("build-fails"), n("roundtrip"), n("refused"),
+               n("record-fails"), n("check-fails"), n("replay-fails"), n("differs")]
+        print("| %s | " % name + " | ".join(str(v) for v in row) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("suite")
@@ -235,6 +251,7 @@ def main():
     print("\n%d entries, %d emulate correctly; of those: %s (%.0f s)" % (
         len(results), emulated, ", ".join("%s %d" % (o, counts[o]) for o in OUTCOMES[:1] + OUTCOMES[1:2] + OUTCOMES[3:7]),
         time.time() - start))
+    print_table(results)
     if args.report:
         with open(args.report, "w") as f:
             json.dump({"counts": counts, "emulated": emulated, "results": results}, f, indent=1)
