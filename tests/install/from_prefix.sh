@@ -43,12 +43,15 @@ cp "$work/apps/lu_like.c" "$work/apps/"*.h make-build/
 (cd make-build && SMPI_PRETEND_CC=1 CC=haec-cc ./configure && make) > make.log 2>&1 || { cat make.log; fail "SMPI_PRETEND_CC=1 CC=haec-cc ./configure && make failed"; }
 grep -q '^#define BUILD_COMPILER "haec-cc"' make-build/build_info.h || fail "build_info.h does not name haec-cc"
 
-# 5. Run them: an emulation, a recorded trace, its replay; a Fortran program when gfortran is there.
+# 5. Run them: an emulation, a recorded trace, its replay, an installed example trace, a C++ program,
+# a Fortran program when gfortran is there.
 haec_run --out emulation -- cmake-build/lu_like 3 --mode flops
 haec trace record --platform haec-box:2x2x2 --cfg smpi/simulate-computation:no -np 16 --out lu.txt -q \
   -- make-build/lu_like 3 --mode flops
 haec run --platform torus:4x2x2 --map xyz --link dor --power --replay lu.txt --out replay --quiet
 haec run --platform cluster:4 --replay "$prefix/share/haec/examples/campaigns/lu_like16/trace.txt" --out example --quiet
+haec run --platform cluster:4 -np 4 --out cxx --quiet -- cmake-build/ranks
+grep -q "c++ ranks 4, sum of ranks 6" cxx/stdout.txt || fail "the C++ program did not run: $(cat cxx/stdout.txt)"
 if command -v gfortran > /dev/null; then
   printf '%s\n' "program hello" "  include 'mpif.h'" "  integer :: ierr, rank, n" "  call MPI_Init(ierr)" \
     "  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)" "  call MPI_Comm_size(MPI_COMM_WORLD, n, ierr)" \
