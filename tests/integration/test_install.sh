@@ -72,7 +72,7 @@ prefix, simgrid = sys.argv[1:]
 package = dict(line.split(" ", 1) for line in open("installed/cmake-build/package.txt").read().splitlines())
 for key, want in (("haec", "bin/haec"), ("haec-cc", "bin/haec-cc"), ("pmpi", "lib/libhaec_pmpi.so")):
     assert os.path.realpath(package[key]) == os.path.realpath(os.path.join(prefix, want)), (key, package[key])
-assert os.path.basename(package["c_compiler"]) == "haec-cc", package
+assert os.path.basename(package["c_compiler"]) == os.path.basename(package["mpi_c_compiler"]) == "haec-cc", package
 assert package["simgrid"].endswith(simgrid), package
 for run in ("emulation", "replay", "example"):
     ref = json.load(open(f"reference/{run}/summary.json"))
