@@ -60,4 +60,15 @@ if command -v gfortran > /dev/null; then
   haec run --platform cluster:4 -np 4 --out fortran --quiet -- ./hello_f
   grep -q "fortran ranks *4" fortran/stdout.txt || fail "the Fortran program did not run: $(cat fortran/stdout.txt)"
 fi
-echo "from the prefix: built with CMake and with configure + make, emulation, trace, replay: ok"
+# 6. What haec runs from share/haec: a two-run campaign of the installed example trace, its report.
+printf '{"name": "install check", "trace": "%s", "run": {"power": true},\n "axes": {"platform": ["cluster:2,preset=taurus", "cluster:4,preset=taurus"]}}\n' \
+  "$prefix/share/haec/examples/campaigns/lu_like16/trace.txt" > campaign.json
+haec campaign run campaign.json --out campaign -j 2 > campaign.log 2>&1 || { cat campaign.log; fail "haec campaign run failed"; }
+haec campaign report campaign > report.log 2>&1 || { cat report.log; fail "haec campaign report failed"; }
+[ -s campaign/report/index.html ] && [ -s campaign/report/time_vs_nodes.png ] || fail "no campaign report: $(cat report.log)"
+# 7. The installed manual, when the build had one: haec's help names its pages there.
+if [ -e "$prefix/share/doc/haec-smpi/html/index.html" ]; then
+  haec run --help | grep -qF "HTML: $prefix/share/doc/haec-smpi/html/guide/running.html" \
+    || fail "haec run --help does not name the installed manual: $(haec run --help | tail -2)"
+fi
+echo "from the prefix: built with CMake and with configure + make, emulation, trace, replay, campaign report: ok"

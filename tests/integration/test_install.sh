@@ -18,6 +18,9 @@ for f in bin/haec bin/haec-cc bin/haec-cxx bin/haec-f77 bin/haec-fc bin/haec-sim
          share/man/man1/haec.1 share/man/man1/haec-run.1 share/man/man1/haec-cc.1; do
   [ -e "$prefix/$f" ] || fail "cmake --install did not install $f"
 done
+if [ -e "$build/docs/html/index.html" ]; then # the manual was built: it is installed too
+  [ -e "$prefix/share/doc/haec-smpi/html/index.html" ] || fail "the built manual was not installed"
+fi
 for c in cc cxx f77 fc; do
   [ "$(readlink "$prefix/bin/haec-$c")" = haec ] || fail "bin/haec-$c is not a link to haec"
 done
