@@ -37,6 +37,15 @@ cmake -S "$work/fixtures/cmake_project" -B cmake-build -DAPP_DIR="$work/apps" \
       -DCMAKE_TOOLCHAIN_FILE="$prefix/lib/cmake/haec-smpi/haec-smpi-toolchain.cmake" > cmake.log 2>&1 \
   || { cat cmake.log; fail "the CMake project does not configure with the installed package"; }
 cmake --build cmake-build > cmake-build.log 2>&1 || { cat cmake-build.log; fail "the CMake project does not build"; }
+# ... and a project with the system's compiler finds the package by CMAKE_PREFIX_PATH and is told
+# that it does not build with haec's compilers.
+mkdir plain-project
+printf '%s\n' "cmake_minimum_required(VERSION 3.22)" "project(plain C)" "find_package(haec-smpi REQUIRED)" \
+  'file(WRITE ${CMAKE_BINARY_DIR}/uses.txt "${HAEC_SMPI_USES_COMPILERS} ${HAEC_SMPI_C_COMPILER}")' \
+  > plain-project/CMakeLists.txt
+CC=cc cmake -S plain-project -B plain-build -DCMAKE_PREFIX_PATH="$prefix" > plain.log 2>&1 || { cat plain.log; fail "find_package(haec-smpi) failed"; }
+[ "$(cat plain-build/uses.txt)" = "FALSE $prefix/bin/haec-cc" ] || fail "plain project: $(cat plain-build/uses.txt)"
+
 # 4. configure + make with CC=haec-cc (SMPI_PRETEND_CC=1 for configure, as with smpicc).
 cp -r "$work/fixtures/make_project" make-build
 cp "$work/apps/lu_like.c" "$work/apps/"*.h make-build/
