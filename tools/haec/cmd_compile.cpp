@@ -3,7 +3,8 @@
 // mpi_*_) wrappers are the ones the (privatized) program binds to. For Fortran, gfortran 10 and
 // later refuse what legacy MPI codes do everywhere (one buffer argument of several types, BOZ
 // constants in DATA statements) unless told otherwise: haec adds -fallow-argument-mismatch and
-// -fallow-invalid-boz for them.
+// -fallow-invalid-boz for them. haec-cc, haec-cxx, haec-f77 and haec-fc are links to haec that
+// run these same commands (one_word_compiler), for build systems that take one compiler word.
 #include "commands.hpp"
 #include "install_paths.hpp"
 #include "process.hpp"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -91,7 +93,18 @@ int compile(const std::string& driver, bool fortran, const std::vector<std::stri
   return r.exit_code < 0 ? 3 : r.exit_code;
 }
 
+constexpr const char* kCompilers[] = {"cc", "cxx", "f77", "fc"};
+
 } // namespace
+
+std::string one_word_compiler(const char* argv0)
+{
+  const std::string name = std::filesystem::path(argv0 != nullptr ? argv0 : "").filename().string();
+  for (const char* sub : kCompilers)
+    if (name == std::string("haec-") + sub)
+      return sub;
+  return "";
+}
 
 void add_compile_commands(CLI::App& app)
 {

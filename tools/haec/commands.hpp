@@ -11,6 +11,9 @@ void add_run_command(CLI::App& app);
 void add_platform_command(CLI::App& app);
 void add_map_command(CLI::App& app);
 void add_compile_commands(CLI::App& app); // cc, cxx, f77, fc
+// The subcommand a one-word compiler stands for: "cc" when haec runs as haec-cc (a link to haec,
+// for build systems that take one compiler command), likewise cxx, f77, fc; "" otherwise.
+std::string one_word_compiler(const char* argv0);
 void add_trace_command(CLI::App& app);    // trace record|import|export|check
 void add_calibrate_command(CLI::App& app); // calibrate net|power (calibration/README.md)
 void add_settings_command(CLI::App& app);  // the haec settings table

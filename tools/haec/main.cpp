@@ -36,8 +36,10 @@ int main(int argc, char** argv)
   haec::cli::add_settings_command(app);
   haec::cli::add_campaign_command(app);
   haec::cli::add_manual_footers(app);
+  // haec-cc ARGS is haec cc ARGS: a link to haec named as a one-word compiler (cmd_compile.cpp).
+  const std::string compiler = haec::cli::one_word_compiler(argv[0]);
   // The command tree for the manual's reference page (docs/_ext/haec_reference.py).
-  if (argc == 2 && std::string(argv[1]) == "--help-json") {
+  if (compiler.empty() && argc == 2 && std::string(argv[1]) == "--help-json") {
     haec::cli::print_help_json(app);
     return 0;
   }
@@ -45,10 +47,12 @@ int main(int argc, char** argv)
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i)
     args.emplace_back(argv[i]);
+  if (!compiler.empty()) // last: CLI11 takes the arguments from the back
+    args.push_back(compiler);
   for (auto it = args.rbegin(); it != args.rend() && *it != "--"; ++it)
     if (*it == "-np")
       *it = "--np";
-  if (argc > 1 && argv[1][0] != '-') {
+  if (compiler.empty() && argc > 1 && argv[1][0] != '-') {
     std::string valid;
     for (const auto* sub : app.get_subcommands({}))
       valid += (valid.empty() ? "" : ", ") + sub->get_name();
