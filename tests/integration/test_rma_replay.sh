@@ -43,7 +43,7 @@ same "$e" "$r" || { echo "FAIL: halo_box energy: emulation $e J, replay $r J"; e
 # What the traces hold: windows, epochs, transfers with their sizes; barriers that complete the
 # windows' transfers (SMPI's MPI_Barrier does, SimGrid's barrier action does not) are ours.
 r0=t/put_lock.txt_files/rank-0.txt
-for a in "haec_win_allocate 0 16384 8" "haec_win_lock 0 1 1 0" "haec_put 0 1 128 0 0 128 0" "haec_win_unlock 0 1" \
+for a in "haec_win_allocate 0 16384 8 0" "haec_win_lock 0 1 1 0" "haec_put 0 1 128 0 0 128 0" "haec_win_unlock 0 1" \
          "haec_barrier" "haec_win_free 0"; do
   grep -q "^0 $a\$" $r0 || { echo "FAIL: no '0 $a' in $r0"; exit 1; }
 done

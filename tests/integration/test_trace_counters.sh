@@ -93,7 +93,7 @@ PY
 "$haec" run --platform cluster:4 -np 4 --counters perf::TASK-CLOCK --out sw_ok --quiet -- ./switch 2> err
 [ ! -s err ] || fail "wrapped MPI_Comm_split: $(cat err)"
 "$haec" run --platform cluster:4 -np 4 --counters perf::TASK-CLOCK --out sw_pmpi --quiet -- ./switch pmpi 2> err
-grep -qE "^haec: --counters: [0-9]+ of 16 computation bursts \(first: rank [0-9] before MPI_Barrier\) spanned a call that switched" err &&
+grep -qE "^haec: --counters: [0-9]+ of 28 computation bursts \(first: rank [0-9] before MPI_Barrier\) spanned a call that switched" err &&
   [ "$(grep -c . err)" -eq 1 ] || fail "interleaved bursts not reported: $(cat err)"
 set +e; "$haec" trace record --platform cluster:4 -np 4 --counters perf::TASK-CLOCK --out sw.txt -- ./switch pmpi > /dev/null 2> err
 rc=$?; set -e
