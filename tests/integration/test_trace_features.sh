@@ -9,7 +9,8 @@
 # its trace passes the check from another directory than its own (relative rank files), and the
 # replay reproduces the recording run's makespan (1e-12 relative) and its number of network
 # messages (the communicator constructors' own messages included). One-rank traces replay from
-# anywhere too. Every trace shows the actions its feature needs.
+# anywhere too. Every trace shows the actions its feature needs. A rank's sendrecv with itself is
+# recorded whatever status SimGrid reports.
 source "$(dirname "$0")/common.sh"
 field() { $py -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$1/summary.json" "$2"; }
 same() { $py -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b) <= 1e-12*max(a,b) else 1)' "$1" "$2"; }
@@ -19,7 +20,7 @@ roundtrip() { # name ranks program args...
   [ -x "$build/bin/$program" ] || skip "$program was not built (no Fortran compiler?)"
   "$haec" trace record --platform "cluster:$np" -np "$np" --out "t/$name" --keep-run "em_$name" \
     -- "$build/bin/$program" "$@" > /dev/null || fail "$name: the recording failed"
-  grep -q "No Errors" "em_$name/stdout.txt" || fail "$name: the program's checks failed in emulation"
+  [ -n "${any_output:-}" ] || grep -q "No Errors" "em_$name/stdout.txt" || fail "$name: the program's checks failed in emulation"
   mkdir -p elsewhere
   (cd elsewhere && "$haec" trace check "../t/$name" > /dev/null) || fail "$name: haec trace check refuses the trace"
   (cd elsewhere && "$haec" run --platform "cluster:$np" -np "$np" --replay "../t/$name" --out "../rep_$name" --quiet) ||
@@ -49,6 +50,10 @@ roundtrip comms_f 4 trace_comms_f
 roundtrip inplace_f 4 trace_inplace_f
 roundtrip p2p_f 4 trace_p2p_modes_f
 roundtrip rma_f 4 trace_rma_windows_f
+# A rank's MPI_Sendrecv with itself alone, on two ranks: recorded as what the caller named, whatever
+# status SimGrid reports (3.32 and a stock 4.1 name rank + 1 there: the program then prints
+# "(wrong)"; test_sendrecv_self_status.sh tests the SimGrid patch that fixes it).
+any_output=1 roundtrip self 2 sendrecv_self_status
 
 # Communicators: made with their trace-wide ids, SMPI's way (Cart_create: a create of its first
 # ranks; Cart_sub: a split), collectives on them as our actions, SimGrid's on MPI_COMM_WORLD.
@@ -80,6 +85,7 @@ has p2p 0 "haec_request_free [0-9]+"
 hasnt p2p 0 "irecv .*"
 hasnt p2p 0 "haec_issend [0-9]+ 1 97 .*"
 hasnt p2p_one 0 "(isend|recv|sendRecv) .*"
+hasnt self 1 "(send|isend|recv|irecv|sendRecv) .*"
 has p2p_f 0 "haec_bsend 1 1 262144 0"
 # One-sided: windows with their communicator, dynamic and shared windows, request-based transfers.
 has rma 0 "haec_win_create_dynamic [0-9]+ 0"
