@@ -2,6 +2,7 @@
 """Round trip of a public MPI test suite through a trace: emulate, record, check, replay.
 
     scripts/trace_roundtrip.py SUITE_DIR --build BUILD [--work DIR] [--only REGEX] [--jobs 2] [--report FILE]
+    scripts/trace_roundtrip.py --merge REPORT.json...   # one table of runs made in parts (--only)
 
 SUITE_DIR is the MPICH test suite as SimGrid ships it (teshsuite/smpi/mpich3-test of a SimGrid
 source tree): its `testlist` files name the programs and their rank counts, its CMakeLists.txt
@@ -225,13 +226,21 @@ def print_table(results):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("suite")
-    ap.add_argument("--build", required=True)
+    ap.add_argument("suite", nargs="?")
+    ap.add_argument("--build")
+    ap.add_argument("--merge", nargs="+", metavar="REPORT", help="print the table of these --report files")
     ap.add_argument("--work", default="roundtrip-work")
     ap.add_argument("--only", default="")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--report", default="")
     args = ap.parse_args()
+    if args.merge:
+        results = [r for path in args.merge for r in json.load(open(path))["results"]]
+        print("%d entries from %d reports" % (len(results), len(args.merge)))
+        print_table(results)
+        return 0
+    if not args.suite or not args.build:
+        ap.error("SUITE_DIR and --build are required (or --merge REPORT...)")
     suite = Suite(args)
     entries = [e for e in testlists(suite.suite)
                if not args.only or re.search(args.only, os.path.relpath(e[0], suite.suite) + "/" + " ".join(e[2]))]
