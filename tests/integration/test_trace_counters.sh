@@ -88,7 +88,8 @@ PY
 
 # A burst around MPI_Comm_split (paused by libhaec_pmpi) is clean; around PMPI_Comm_split (unseen:
 # SMPI switches ranks inside it) haec run says how many bursts include other ranks' code, and a
-# recording is refused.
+# recording is refused. Of the 28 bursts (7 per rank: before each of the 3 barriers, the 3
+# MPI_Comm_free and MPI_Finalize), those before a barrier span the unseen split.
 "$haec" cc -O1 "$source_dir/tests/integration/counters_switch.c" -o switch
 "$haec" run --platform cluster:4 -np 4 --counters perf::TASK-CLOCK --out sw_ok --quiet -- ./switch 2> err
 [ ! -s err ] || fail "wrapped MPI_Comm_split: $(cat err)"
