@@ -63,8 +63,8 @@ void DvfsPlugin::iteration_completed(int iteration)
     }
   planner_->plan_after(static_cast<size_t>(iteration));
   if (planner_->too_large())
-    XBT_WARN("Lagrange races: a coordinated plan of this run would hold more than %d computations, and its time "
-             "grows as their square; raise haec/dvfs/params:lagrange_plan_max to plan anyway",
+    XBT_WARN("Lagrange races: a coordinated plan of this run would hold more than %d computations "
+             "(haec/dvfs/params:lagrange_plan_max); raise it, or give 0 for no limit, to plan",
              config_.params.lagrange_plan_max);
 }
 

@@ -117,7 +117,9 @@ void DvfsPlugin::subscribe()
   const bool plan = config_.governor == "lagrange" && config_.params.lagrange_plan > 0 && !config_.params.lagrange_thesis;
   if (plan)
     planner_.emplace(config_.params.lagrange_plan, config_.params.lagrange_plan_cap,
-                     static_cast<size_t>(config_.params.lagrange_plan_max));
+                     config_.params.lagrange_plan_max > 0 ? static_cast<size_t>(config_.params.lagrange_plan_max)
+                                                          : std::numeric_limits<size_t>::max(),
+                     config_.params.lagrange_plan_lp ? HorizonPlanner::Solver::lp : HorizonPlanner::Solver::fill);
   if (config_.params.peer_slack || config_.params.peer_float || config_.params.peer_chain > 0 || plan) {
     peers_.emplace(config_.params.peer_slack, config_.params.peer_float,
                    config_.governor == "performance" || plan, config_.params.peer_chain > 0);

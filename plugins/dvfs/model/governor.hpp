@@ -78,9 +78,13 @@ struct GovernorParams {
   double peer_chain     = 0;     // lagrange: slack at most this share of its chain float (0: off; peer_slack.hpp)
   int lagrange_plan     = 3;     // lagrange: iterations of the coordinated plan (0: off, the local rules; plan_horizon.hpp)
   double lagrange_plan_cap = 0.4; // lagrange_plan: lateness inside the plan, in iterations (< 0: no cap)
-  // lagrange_plan: the most computations one plan may hold. Its linear program takes about their
-  // square (measured: 0.014 s of CPU at 128, 0.27 s at 512); a larger run races (dvfs_plugin.cpp).
-  int lagrange_plan_max = 512;
+  // lagrange_plan: the most computations one plan may hold (0: no limit); a larger run races
+  // (dvfs_plugin.cpp). The default solver's time is linear in them (plan_fill.hpp).
+  int lagrange_plan_max = 0;
+  // lagrange_plan: solve the plan's program exactly with GLPK (plan_lp.hpp) instead of progressive
+  // filling (plan_fill.hpp): its time grows about as the square of the computations (0.27 s of CPU
+  // per plan of 512).
+  bool lagrange_plan_lp = false;
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)

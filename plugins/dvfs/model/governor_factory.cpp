@@ -68,9 +68,9 @@ void check_params(const GovernorParams& p, const std::string& what)
   if (p.lagrange_plan < 0)
     throw InputError(what, "lagrange plan " + std::to_string(p.lagrange_plan) + " is negative",
                      "give the iterations the coordinated plan covers, e.g. 2 (0: off)");
-  if (p.lagrange_plan_max < 1)
-    throw InputError(what, "lagrange plan max " + std::to_string(p.lagrange_plan_max) + " is below 1",
-                     "give the most computations one plan may hold, e.g. 256");
+  if (p.lagrange_plan_max < 0)
+    throw InputError(what, "lagrange plan max " + std::to_string(p.lagrange_plan_max) + " is negative",
+                     "give the most computations one plan may hold, e.g. 4096 (0: no limit)");
   if (!std::isfinite(p.lagrange_plan_cap))
     throw InputError(what, "lagrange plan cap is not a number", "give iterations, e.g. 0.4 (negative: no cap)");
   if (p.lagrange_memory < 1)
@@ -145,6 +145,8 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_plan_cap = num();
     else if (key == "lagrange_plan_max")
       p.lagrange_plan_max = integer();
+    else if (key == "lagrange_plan_lp")
+      p.lagrange_plan_lp = units::parse_bool(value, w);
     else if (key == "peer_slack")
       p.peer_slack = units::parse_bool(value, w);
     else if (key == "peer_float")

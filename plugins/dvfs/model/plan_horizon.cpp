@@ -1,21 +1,24 @@
 #include "plan_horizon.hpp"
 
+#include "plan_fill.hpp"
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <tuple>
 #include <stdexcept>
 
 namespace haec::dvfs {
 namespace {
 
-using Key = std::tuple<size_t, size_t, size_t>; // rank, iteration, position
+constexpr size_t kNone = static_cast<size_t>(-1);
 
 } // namespace
 
-HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks)
-    : horizon_(horizon), cap_(cap), max_tasks_(max_tasks)
+HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks, Solver solver)
+    : horizon_(horizon), cap_(cap), max_tasks_(max_tasks), solver_(solver)
 {
   if (horizon_ < 1)
     throw std::invalid_argument("plan horizon must be at least one iteration");
@@ -82,22 +85,24 @@ const HorizonPlanner::Computation* HorizonPlanner::find(size_t rank, size_t iter
 double HorizonPlanner::stretch(size_t rank, size_t iteration, size_t position, double work) const
 {
   auto it = stretch_.find(iteration);
-  if (it == stretch_.end())
+  if (it == stretch_.end() || rank + 1 >= it->second.first.size())
     return -1;
-  auto s = it->second.find({rank, position});
-  if (s == it->second.end())
+  const IterationPlan& plan = it->second;
+  const size_t at           = plan.first[rank] + position;
+  if (at >= plan.first[rank + 1])
     return -1;
-  const Planned& p = s->second;
+  const Planned& p = plan.planned[at];
+  if (p.stretch < 0)
+    return -1;
   return work > p.work ? std::max(1.0, p.stretch * p.work / work) : p.stretch;
 }
 
 // The template: iteration j's computations of every rank, in the order they started (a
 // topological order of its messages); period: racing seconds per iteration, the most any rank's
 // iteration j took racing. Empty when a rank has no computation in j or j - 1.
-std::vector<std::pair<size_t, const HorizonPlanner::Computation*>> HorizonPlanner::pattern(size_t j,
-                                                                                           double& period) const
+HorizonPlanner::Pattern HorizonPlanner::pattern(size_t j, double& period) const
 {
-  std::vector<std::pair<size_t, const Computation*>> out;
+  Pattern out;
   period = 0;
   for (size_t r = 0; r < ranks_.size(); ++r) {
     if (levels_[r].empty())
@@ -123,34 +128,50 @@ std::vector<std::pair<size_t, const HorizonPlanner::Computation*>> HorizonPlanne
   return out;
 }
 
-HorizonPlanner::Horizon HorizonPlanner::build(size_t j,
-                                              const std::vector<std::pair<size_t, const Computation*>>& pattern) const
+HorizonPlanner::Horizon HorizonPlanner::build(size_t j, const Pattern& pattern) const
 {
   Horizon h;
-  h.problem.levels = levels_;
-  std::map<Key, size_t> node_of;
+  h.problem.levels  = levels_;
+  const size_t size = pattern.size();
+  std::vector<std::vector<size_t>> entry(ranks_.size()); // by rank and position: its pattern entry
   std::vector<size_t> last_position(ranks_.size(), 0);
-  for (auto const& [rank, c] : pattern)
-    last_position[rank] = c->position;
-  const size_t first = j + 1, last = j + 1 + static_cast<size_t>(horizon_);
-  for (size_t t = first; t <= last; ++t)
-    for (auto const& [rank, c] : pattern) {
-      const size_t k = h.problem.tasks.size();
+  for (size_t e = 0; e < size; ++e) {
+    auto const& [rank, c] = pattern[e];
+    if (c->position >= entry[rank].size())
+      entry[rank].resize(c->position + 1, kNone);
+    entry[rank][c->position] = e;
+    last_position[rank]      = c->position;
+  }
+  const size_t first = j + 1, planned = static_cast<size_t>(horizon_) + 1;
+  h.problem.tasks.reserve(size * planned);
+  h.anchored.reserve(size * planned);
+  h.from_state.reserve(size * planned);
+  for (size_t i = 0; i < planned; ++i)
+    for (size_t e = 0; e < size; ++e) {
+      auto const& [rank, c] = pattern[e];
+      const size_t t = first + i, k = h.problem.tasks.size();
       PlanTask task;
-      task.rank = rank;
-      task.work = c->race;
+      task.rank  = rank;
+      task.work  = c->race;
+      task.stage = static_cast<int>(i); // the first planned iteration takes its float first
       if (t == first) { // under way with the plan it got
         const double s = stretch(rank, t, c->position);
         task.fixed     = c->race * (s > 0 ? s : 1.0);
       }
       double race_start = 0, state_start = 0;
       auto need = [&](size_t from_rank, size_t from_iteration, size_t from_position, double delay) {
-        auto in = node_of.find({from_rank, from_iteration, from_position});
-        if (in != node_of.end()) {
-          h.problem.edges.push_back(PlanEdge{in->second, k, delay});
-          race_start  = std::max(race_start, h.anchored[in->second] + delay);
-          state_start = std::max(state_start, h.from_state[in->second] + delay);
-        } else if (const Computation* seen = find(from_rank, from_iteration, from_position)) {
+        const auto& mine = entry[from_rank];
+        if (from_iteration >= first && from_iteration < first + planned && from_position < mine.size() &&
+            mine[from_position] != kNone) {
+          const size_t in = (from_iteration - first) * size + mine[from_position];
+          if (in < k) { // planned before this one (the tasks stay in topological order)
+            h.problem.edges.push_back(PlanEdge{in, k, delay});
+            race_start  = std::max(race_start, h.anchored[in] + delay);
+            state_start = std::max(state_start, h.from_state[in] + delay);
+            return;
+          }
+        }
+        if (const Computation* seen = find(from_rank, from_iteration, from_position)) {
           task.earliest = std::max(task.earliest, seen->end + delay);
           race_start    = std::max(race_start, seen->race_end + delay);
           state_start   = std::max(state_start, seen->end + delay);
@@ -164,26 +185,22 @@ HorizonPlanner::Horizon HorizonPlanner::build(size_t j,
         need(rank, t, c->position - 1, gap_);
       else
         need(rank, t - 1, last_position[rank], gap_);
-      node_of[{rank, t, c->position}] = k;
       h.anchored.push_back(race_start + task.work);
       h.from_state.push_back(state_start + (task.fixed >= 0 ? task.fixed : task.work));
-      h.iteration.push_back(t);
-      h.position.push_back(c->position);
       h.problem.tasks.push_back(task);
     }
   return h;
 }
 
 // A rank's last planned computation ends by its racing end; the others by it plus cap
-// iterations; none earlier than racing from the measured state allows.
-void HorizonPlanner::set_dues(Horizon& h, size_t j, double period, double cap) const
+// iterations; none earlier than racing from the measured state allows. The iteration under way
+// (the pattern's first copy) is fixed.
+void HorizonPlanner::set_dues(Horizon& h, const Pattern& pattern, double period, double cap) const
 {
   std::vector<size_t> last_of_rank(ranks_.size(), 0);
   for (size_t k = 0; k < h.problem.tasks.size(); ++k)
     last_of_rank[h.problem.tasks[k].rank] = k;
-  for (size_t k = 0; k < h.problem.tasks.size(); ++k) {
-    if (h.iteration[k] == j + 1)
-      continue; // fixed
+  for (size_t k = pattern.size(); k < h.problem.tasks.size(); ++k) {
     if (last_of_rank[h.problem.tasks[k].rank] == k)
       h.problem.tasks[k].due = std::max(h.anchored[k], h.from_state[k]);
     else if (cap >= 0)
@@ -217,6 +234,20 @@ bool HorizonPlanner::explains(size_t j) const
   return end > 0 && std::abs(race_end / end - 1) <= 1e-4;
 }
 
+std::optional<std::vector<double>> HorizonPlanner::solve(const PlanProblem& problem) const
+{
+  if (solver_ == Solver::fill)
+    return fill_plan(problem);
+  const auto levels = solve_plan(problem);
+  if (!levels)
+    return std::nullopt;
+  std::vector<double> seconds;
+  seconds.reserve(levels->size());
+  for (auto const& s : *levels)
+    seconds.push_back(std::accumulate(s.begin(), s.end(), 0.0));
+  return seconds;
+}
+
 bool HorizonPlanner::plan_after(size_t j)
 {
   if (refused_)
@@ -228,7 +259,7 @@ bool HorizonPlanner::plan_after(size_t j)
       return false;
   }
   double period = 0;
-  const auto template_ = pattern(j, period);
+  const Pattern template_ = pattern(j, period);
   if (template_.empty())
     return false;
   if (template_.size() * static_cast<size_t>(horizon_ + 1) > max_tasks_) {
@@ -241,19 +272,35 @@ bool HorizonPlanner::plan_after(size_t j)
   const bool grew  = last_lag_ >= 0 && lag > last_lag_ + 1e-3 * period;
   last_lag_        = lag;
   Horizon h = build(j, template_);
-  set_dues(h, j, period, grew ? 0.0 : cap_);
-  const auto seconds = solve_plan(h.problem);
+  set_dues(h, template_, period, grew ? 0.0 : cap_);
+  if (const char* dump = std::getenv("HAEC_PLAN_DUMP"); dump && plans_ == 50) { // TEMPORARY
+    FILE* f = std::fopen(dump, "w");
+    std::fprintf(f, "%zu %zu %zu\n", h.problem.levels.size(), h.problem.tasks.size(), h.problem.edges.size());
+    for (auto const& l : h.problem.levels) { std::fprintf(f, "%zu", l.size()); for (auto const& x : l) std::fprintf(f, " %.17g %.17g", x.seconds_per_work, x.extra_watts); std::fprintf(f, "\n"); }
+    for (auto const& t : h.problem.tasks) std::fprintf(f, "%zu %.17g %.17g %.17g %.17g %d\n", t.rank, t.work, t.earliest, t.due, t.fixed, t.stage);
+    for (auto const& e : h.problem.edges) std::fprintf(f, "%zu %zu %.17g\n", e.from, e.to, e.delay);
+    std::fclose(f);
+  }
+  const auto seconds = solve(h.problem);
   if (!seconds)
     return false;
   stretch_.erase(stretch_.begin(), stretch_.upper_bound(j)); // over (j + 1 is under way)
-  for (size_t k = 0; k < h.problem.tasks.size(); ++k) {
-    if (h.iteration[k] == j + 1)
-      continue;
-    const auto& s    = (*seconds)[k];
-    const double sum = std::accumulate(s.begin(), s.end(), 0.0);
-    const double work = h.problem.tasks[k].work;
-    stretch_[h.iteration[k]][{h.problem.tasks[k].rank, h.position[k]}] =
-        Planned{work > 0 ? std::max(1.0, sum / work) : 1.0, work};
+  IterationPlan shape; // every planned iteration has the template's computations
+  shape.first.assign(ranks_.size() + 1, 0);
+  for (auto const& [rank, c] : template_)
+    shape.first[rank + 1] = std::max(shape.first[rank + 1], c->position + 1);
+  for (size_t r = 0; r < ranks_.size(); ++r)
+    shape.first[r + 1] += shape.first[r];
+  shape.planned.assign(shape.first.back(), Planned{-1, 0});
+  const size_t size = template_.size();
+  for (size_t i = 1; i <= static_cast<size_t>(horizon_); ++i) {
+    IterationPlan& plan = stretch_[j + 1 + i] = shape;
+    for (size_t e = 0; e < size; ++e) {
+      const size_t k    = i * size + e;
+      const double work = h.problem.tasks[k].work;
+      plan.planned[plan.first[template_[e].first] + template_[e].second->position] =
+          Planned{work > 0 ? std::max(1.0, (*seconds)[k] / work) : 1.0, work};
+    }
   }
   ++plans_;
   return true;

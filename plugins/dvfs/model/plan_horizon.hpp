@@ -15,21 +15,26 @@
 // Planned only where the messages explain the schedule (refused()).
 // Iterations j+2 .. j+1+horizon then run at the plan's time per second of work (stretch), until a
 // newer plan replaces it; an iteration no plan covers races.
+// The program is solved by progressive filling (plan_fill.hpp, time linear in its computations and
+// messages), or exactly with GLPK (plan_lp.hpp, time about their square) when asked.
 #pragma once
 #include "plan_lp.hpp"
 
 #include <cstddef>
 #include <limits>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace haec::dvfs {
 
 class HorizonPlanner {
 public:
+  enum class Solver { fill, lp };
   // horizon: iterations planned (>= 1); cap: lateness allowed inside the horizon, in iterations
   // of racing time (< 0: none asked); max_tasks: the most computations one plan may hold.
-  HorizonPlanner(int horizon, double cap, size_t max_tasks = std::numeric_limits<size_t>::max());
+  HorizonPlanner(int horizon, double cap, size_t max_tasks = std::numeric_limits<size_t>::max(),
+                 Solver solver = Solver::fill);
   // The rank's levels, fastest first (before its first computation is reported).
   void rank_levels(size_t rank, std::vector<PlanLevel> levels);
 
@@ -51,8 +56,7 @@ public:
   // every computation racing: the last end against the racing one's, within 1e-4, as the float
   // bounds of a performance run): blocking sends or collectives it does not see. No plan then.
   bool refused() const { return refused_; }
-  // A plan would hold more computations than max_tasks (refused() then too): the program's time
-  // grows as their square (the adapter then races).
+  // A plan would hold more computations than max_tasks (refused() then too; the adapter then races).
   bool too_large() const { return too_large_; }
 
 private:
@@ -65,22 +69,25 @@ private:
     double start, end, race, race_end; // race_end: its end with every computation racing
     std::vector<Pred> preds;
   };
-  // The program over iterations j+1 .. j+1+horizon and each task's racing and measured-state ends.
+  using Pattern = std::vector<std::pair<size_t, const Computation*>>; // (rank, its computation of j)
+  // The program over iterations j+1 .. j+1+horizon and each task's racing and measured-state ends;
+  // task (iteration j+1+i, pattern entry e) is i x pattern size + e.
   struct Horizon {
     PlanProblem problem;
-    std::vector<size_t> iteration, position; // by task
     std::vector<double> anchored, from_state;
   };
   const Computation* find(size_t rank, size_t iteration, size_t position) const;
-  std::vector<std::pair<size_t, const Computation*>> pattern(size_t j, double& period) const;
-  Horizon build(size_t j, const std::vector<std::pair<size_t, const Computation*>>& pattern) const;
-  void set_dues(Horizon& h, size_t j, double period, double cap) const;
+  Pattern pattern(size_t j, double& period) const;
+  Horizon build(size_t j, const Pattern& pattern) const;
+  void set_dues(Horizon& h, const Pattern& pattern, double period, double cap) const;
   double run_lag(size_t j) const;
   bool explains(size_t j) const;
+  std::optional<std::vector<double>> solve(const PlanProblem& problem) const;
 
   int horizon_;
   double cap_;
   size_t max_tasks_;
+  Solver solver_;
   bool too_large_ = false;
   std::vector<std::vector<PlanLevel>> levels_;
   std::vector<std::vector<Computation>> ranks_;
@@ -89,7 +96,12 @@ private:
   struct Planned {
     double stretch, work; // work: as predicted
   };
-  std::map<size_t, std::map<std::pair<size_t, size_t>, Planned>> stretch_; // iteration -> (rank, position)
+  // A planned iteration: its computations by rank, from first[rank] (positions in order).
+  struct IterationPlan {
+    std::vector<size_t> first; // by rank, size ranks + 1
+    std::vector<Planned> planned;
+  };
+  std::map<size_t, IterationPlan> stretch_; // by iteration
   size_t plans_  = 0;
   bool checked_  = false, refused_ = false;
   double last_lag_ = -1; // run_lag at the last plan (-1: none yet)

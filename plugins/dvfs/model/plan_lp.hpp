@@ -27,6 +27,7 @@ struct PlanTask {
   double earliest = 0;
   double due      = std::numeric_limits<double>::infinity();
   double fixed    = -1; // seconds it takes, when already decided (< 0: free)
+  int stage       = 0;  // progressive filling (plan_fill.hpp): lower stages take their float first
 };
 
 struct PlanEdge {
