@@ -11,6 +11,7 @@ packages=(build-essential gfortran cmake pkg-config libsimgrid-dev nlohmann-json
           libpapi-dev papi-tools # counter recording (pmpi/counters), papi_avail in tests
           python3-pil # scripts/: animated GIFs of snapshots (matplotlib PillowWriter)
           libglpk-dev # GLPK: the DVFS coordinated plan's linear program (plugins/dvfs/model/plan_lp.cpp)
+          liblemon-dev # LEMON: the same program as a minimum-cost circulation (plugins/dvfs/model/plan_flow.cpp)
           libjemalloc2 # haec run --allocator: the malloc of a replay's simulator (faster than glibc's at scale)
           libabsl-dev # Abseil's flat hash maps: the core's per-message tables (core/model)
           python3-scipy # scripts/dvfs_float_lp.py: the least energy that keeps a run's makespan (linear program)

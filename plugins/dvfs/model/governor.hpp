@@ -81,10 +81,11 @@ struct GovernorParams {
   // lagrange_plan: the most computations one plan may hold (0: no limit); a larger run races
   // (dvfs_plugin.cpp). The default solver's time is linear in them (plan_fill.hpp).
   int lagrange_plan_max = 0;
-  // lagrange_plan: solve the plan's program exactly with GLPK (plan_lp.hpp) instead of progressive
-  // filling (plan_fill.hpp): its time grows about as the square of the computations (0.27 s of CPU
-  // per plan of 512).
-  bool lagrange_plan_lp = false;
+  // lagrange_plan: how the plan's program is solved: "flow", exactly as a minimum-cost circulation
+  // (plan_flow.hpp); "lp", exactly with GLPK's simplex (plan_lp.hpp; its time grows about as the
+  // square of the computations: 0.27 s of CPU per plan of 512); "fill", progressive filling of a
+  // common stretch (plan_fill.hpp; an approximation, a few per cent less saving).
+  std::string lagrange_plan_solver = "flow";
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)

@@ -145,8 +145,11 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_plan_cap = num();
     else if (key == "lagrange_plan_max")
       p.lagrange_plan_max = integer();
-    else if (key == "lagrange_plan_lp")
-      p.lagrange_plan_lp = units::parse_bool(value, w);
+    else if (key == "lagrange_plan_solver") {
+      if (value != "flow" && value != "lp" && value != "fill")
+        throw InputError(w, "'" + value + "' is not a solver", "give flow (the default), lp or fill");
+      p.lagrange_plan_solver = value;
+    }
     else if (key == "peer_slack")
       p.peer_slack = units::parse_bool(value, w);
     else if (key == "peer_float")

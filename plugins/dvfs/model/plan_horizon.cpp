@@ -1,6 +1,7 @@
 #include "plan_horizon.hpp"
 
 #include "plan_fill.hpp"
+#include "plan_flow.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -22,6 +23,17 @@ HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks, Solver
 {
   if (horizon_ < 1)
     throw std::invalid_argument("plan horizon must be at least one iteration");
+}
+
+HorizonPlanner::Solver HorizonPlanner::solver(const std::string& name)
+{
+  if (name == "lp")
+    return Solver::lp;
+  if (name == "fill")
+    return Solver::fill;
+  if (name == "flow")
+    return Solver::flow;
+  throw std::invalid_argument("plan solver '" + name + "' is not flow, lp or fill");
 }
 
 void HorizonPlanner::rank_levels(size_t rank, std::vector<PlanLevel> levels)
@@ -236,6 +248,8 @@ bool HorizonPlanner::explains(size_t j) const
 
 std::optional<std::vector<double>> HorizonPlanner::solve(const PlanProblem& problem) const
 {
+  if (solver_ == Solver::flow)
+    return flow_plan(problem);
   if (solver_ == Solver::fill)
     return fill_plan(problem);
   const auto levels = solve_plan(problem);
@@ -273,14 +287,6 @@ bool HorizonPlanner::plan_after(size_t j)
   last_lag_        = lag;
   Horizon h = build(j, template_);
   set_dues(h, template_, period, grew ? 0.0 : cap_);
-  if (const char* dump = std::getenv("HAEC_PLAN_DUMP"); dump && plans_ == 50) { // TEMPORARY
-    FILE* f = std::fopen(dump, "w");
-    std::fprintf(f, "%zu %zu %zu\n", h.problem.levels.size(), h.problem.tasks.size(), h.problem.edges.size());
-    for (auto const& l : h.problem.levels) { std::fprintf(f, "%zu", l.size()); for (auto const& x : l) std::fprintf(f, " %.17g %.17g", x.seconds_per_work, x.extra_watts); std::fprintf(f, "\n"); }
-    for (auto const& t : h.problem.tasks) std::fprintf(f, "%zu %.17g %.17g %.17g %.17g %d\n", t.rank, t.work, t.earliest, t.due, t.fixed, t.stage);
-    for (auto const& e : h.problem.edges) std::fprintf(f, "%zu %zu %.17g\n", e.from, e.to, e.delay);
-    std::fclose(f);
-  }
   const auto seconds = solve(h.problem);
   if (!seconds)
     return false;

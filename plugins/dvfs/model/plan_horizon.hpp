@@ -15,8 +15,9 @@
 // Planned only where the messages explain the schedule (refused()).
 // Iterations j+2 .. j+1+horizon then run at the plan's time per second of work (stretch), until a
 // newer plan replaces it; an iteration no plan covers races.
-// The program is solved by progressive filling (plan_fill.hpp, time linear in its computations and
-// messages), or exactly with GLPK (plan_lp.hpp, time about their square) when asked.
+// The program is solved exactly as a minimum-cost circulation (plan_flow.hpp, the default), exactly
+// with GLPK (plan_lp.hpp, time about the square of its computations), or approximately by
+// progressive filling (plan_fill.hpp).
 #pragma once
 #include "plan_lp.hpp"
 
@@ -24,17 +25,19 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace haec::dvfs {
 
 class HorizonPlanner {
 public:
-  enum class Solver { fill, lp };
+  enum class Solver { flow, lp, fill };
+  static Solver solver(const std::string& name); // "flow", "lp" or "fill"
   // horizon: iterations planned (>= 1); cap: lateness allowed inside the horizon, in iterations
   // of racing time (< 0: none asked); max_tasks: the most computations one plan may hold.
   HorizonPlanner(int horizon, double cap, size_t max_tasks = std::numeric_limits<size_t>::max(),
-                 Solver solver = Solver::fill);
+                 Solver solver = Solver::flow);
   // The rank's levels, fastest first (before its first computation is reported).
   void rank_levels(size_t rank, std::vector<PlanLevel> levels);
 
