@@ -66,9 +66,9 @@ namespace {
 // Rank 0 computes 1 s per iteration back to back and sends it to rank 1, which computes 0.5 s
 // and waits 0.5 s for the next message. Iterations 0..last reported.
 HorizonPlanner pipeline_of_two(int horizon, double cap, size_t last,
-                               size_t max_tasks = std::numeric_limits<size_t>::max())
+                               size_t max_tasks = std::numeric_limits<size_t>::max(), size_t lookahead = 0)
 {
-  HorizonPlanner planner(horizon, cap, max_tasks);
+  HorizonPlanner planner(horizon, cap, max_tasks, HorizonPlanner::Solver::flow, lookahead);
   planner.rank_levels(0, two_levels(30));
   planner.rank_levels(1, two_levels(30));
   for (size_t it = 0; it <= last; ++it) {
@@ -88,7 +88,7 @@ constexpr double kPlanTolerance = 1e-7;
 // After iteration 2: iteration 3 is under way (not planned), 4 and 5 are planned. Rank 0 is
 // critical (stretch 1). Rank 1's computation of iteration 4 starts at 5 and may end by its racing
 // end 5.5 plus cap x the racing iteration (1 s): 5.9 with cap 0.4, stretch 0.9 / 0.5 = 1.8; its
-// last one (iteration 5) is due by its racing end: stretch 1.
+// last one (iteration 5) is due by its racing end: stretch 1 (without a lookahead; with it, below).
 TEST(DvfsPlan, HorizonSlowsTheRankWithFloatWithinTheCap)
 {
   HorizonPlanner planner = pipeline_of_two(2, 0.4, 2);
@@ -109,6 +109,23 @@ TEST(DvfsPlan, HorizonWithoutCapTakesTheWholeWait)
   ASSERT_TRUE(planner.plan_after(2));
   EXPECT_NEAR(planner.stretch(1, 4, 0), 2.0, kPlanTolerance);
   EXPECT_NEAR(planner.stretch(1, 5, 0), 1.0, kPlanTolerance);
+}
+
+// With a lookahead, rank 1's last planned computation (iteration 5, starting at 6) may end when
+// its next computation must start for the lookahead's last one to end racing: rank 1 waits 0.5 s
+// per iteration for rank 0, so at 7 s with one iteration of lookahead, as with three. 1 s for
+// 0.5 s of work: stretch 2, the cheapest (60 J per second of work against 100 J racing).
+// Iteration 4 keeps 1.8 (the cap), rank 0 (critical) races.
+TEST(DvfsPlan, HorizonEndTakesTheFreeFloat)
+{
+  for (size_t lookahead : {1, 3}) {
+    HorizonPlanner planner = pipeline_of_two(2, 0.4, 2, std::numeric_limits<size_t>::max(), lookahead);
+    ASSERT_TRUE(planner.plan_after(2));
+    EXPECT_NEAR(planner.stretch(0, 4, 0), 1.0, kPlanTolerance);
+    EXPECT_NEAR(planner.stretch(0, 5, 0), 1.0, kPlanTolerance);
+    EXPECT_NEAR(planner.stretch(1, 4, 0), 1.8, kPlanTolerance);
+    EXPECT_NEAR(planner.stretch(1, 5, 0), 2.0, kPlanTolerance);
+  }
 }
 
 TEST(DvfsPlan, NoPlanWithoutTheIterationBefore)

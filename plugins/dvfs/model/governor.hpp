@@ -86,6 +86,9 @@ struct GovernorParams {
   // square of the computations: 0.27 s of CPU per plan of 512); "fill", progressive filling of a
   // common stretch (plan_fill.hpp; an approximation, a few per cent less saving).
   std::string lagrange_plan_solver = "flow";
+  // lagrange_plan: iterations after the horizon whose racing schedule bounds the horizon's last
+  // computations (their total float over them; 0: each due by its racing end).
+  int lagrange_plan_lookahead = 4;
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)

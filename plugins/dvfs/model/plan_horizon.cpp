@@ -18,8 +18,8 @@ constexpr size_t kNone = static_cast<size_t>(-1);
 
 } // namespace
 
-HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks, Solver solver)
-    : horizon_(horizon), cap_(cap), max_tasks_(max_tasks), solver_(solver)
+HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks, Solver solver, size_t lookahead)
+    : horizon_(horizon), cap_(cap), max_tasks_(max_tasks), solver_(solver), lookahead_(lookahead)
 {
   if (horizon_ < 1)
     throw std::invalid_argument("plan horizon must be at least one iteration");
@@ -154,7 +154,9 @@ HorizonPlanner::Horizon HorizonPlanner::build(size_t j, const Pattern& pattern) 
     entry[rank][c->position] = e;
     last_position[rank]      = c->position;
   }
-  const size_t first = j + 1, planned = static_cast<size_t>(horizon_) + 1;
+  // The iteration under way, the horizon, and the lookahead: its racing schedule bounds the
+  // horizon's last computations (set_dues), then it is dropped.
+  const size_t first = j + 1, planned = static_cast<size_t>(horizon_) + 1 + lookahead_;
   h.problem.tasks.reserve(size * planned);
   h.anchored.reserve(size * planned);
   h.from_state.reserve(size * planned);
@@ -204,19 +206,37 @@ HorizonPlanner::Horizon HorizonPlanner::build(size_t j, const Pattern& pattern) 
   return h;
 }
 
-// A rank's last planned computation ends by its racing end; the others by it plus cap
-// iterations; none earlier than racing from the measured state allows. The iteration under way
-// (the pattern's first copy) is fixed.
+// A rank's last planned computation ends by its racing end or, with a lookahead, by its latest
+// end in the racing schedule of the lookahead's iterations (each rank's last one due by its racing
+// end): its total float there. The others end by their racing end plus cap iterations; none
+// earlier than racing from the measured state allows. The iteration under way (the pattern's first
+// copy) is fixed. The lookahead's copies are dropped here.
 void HorizonPlanner::set_dues(Horizon& h, const Pattern& pattern, double period, double cap) const
 {
+  auto& tasks       = h.problem.tasks;
+  auto& edges       = h.problem.edges;
+  const size_t size = pattern.size(), kept = size * static_cast<size_t>(horizon_ + 1), n = tasks.size();
+  // Latest ends, backwards: the edges come in the order of their `to` (build), so every edge
+  // out of a task is relaxed before the edges into it.
+  std::vector<double> latest(n, std::numeric_limits<double>::infinity());
+  for (size_t k = n - size; k < n && n > kept; ++k)
+    latest[k] = h.anchored[k];
+  for (auto e = edges.rbegin(); e != edges.rend() && e->to >= kept; ++e)
+    latest[e->from] = std::min(latest[e->from], latest[e->to] - tasks[e->to].work - e->delay);
+  tasks.resize(kept);
+  h.anchored.resize(kept);
+  h.from_state.resize(kept);
+  edges.erase(std::remove_if(edges.begin(), edges.end(), [&](const PlanEdge& e) { return e.to >= kept; }), edges.end());
   std::vector<size_t> last_of_rank(ranks_.size(), 0);
-  for (size_t k = 0; k < h.problem.tasks.size(); ++k)
-    last_of_rank[h.problem.tasks[k].rank] = k;
-  for (size_t k = pattern.size(); k < h.problem.tasks.size(); ++k) {
-    if (last_of_rank[h.problem.tasks[k].rank] == k)
-      h.problem.tasks[k].due = std::max(h.anchored[k], h.from_state[k]);
+  for (size_t k = 0; k < kept; ++k)
+    last_of_rank[tasks[k].rank] = k;
+  for (size_t k = size; k < kept; ++k) {
+    if (last_of_rank[tasks[k].rank] == k) {
+      const double end = std::isfinite(latest[k]) ? std::max(h.anchored[k], latest[k]) : h.anchored[k];
+      tasks[k].due     = std::max(end, h.from_state[k]);
+    }
     else if (cap >= 0)
-      h.problem.tasks[k].due = std::max(h.anchored[k] + cap * period, h.from_state[k]);
+      tasks[k].due = std::max(h.anchored[k] + cap * period, h.from_state[k]);
   }
 }
 

@@ -10,7 +10,8 @@
 //     iteration j's computations);
 //   - every rank's last planned computation is due by its racing end (the run's schedule with
 //     every computation racing, anchored at the racing ends of iteration j, so that lateness never
-//     accumulates), and every other planned computation by its racing end plus `cap` iterations;
+//     accumulates) plus its total float there over `lookahead` more iterations (its latest end in
+//     their racing schedule, each rank's last one due by its racing end), and every other planned computation by its racing end plus `cap` iterations;
 //     where the lateness already reached cannot be drained, by its end racing from that state.
 // Planned only where the messages explain the schedule (refused()).
 // Iterations j+2 .. j+1+horizon then run at the plan's time per second of work (stretch), until a
@@ -35,9 +36,10 @@ public:
   enum class Solver { flow, lp, fill };
   static Solver solver(const std::string& name); // "flow", "lp" or "fill"
   // horizon: iterations planned (>= 1); cap: lateness allowed inside the horizon, in iterations
-  // of racing time (< 0: none asked); max_tasks: the most computations one plan may hold.
+  // of racing time (< 0: none asked); max_tasks: the most computations one plan may hold;
+  // lookahead: iterations after the horizon whose racing schedule bounds its last computations.
   HorizonPlanner(int horizon, double cap, size_t max_tasks = std::numeric_limits<size_t>::max(),
-                 Solver solver = Solver::flow);
+                 Solver solver = Solver::flow, size_t lookahead = 0);
   // The rank's levels, fastest first (before its first computation is reported).
   void rank_levels(size_t rank, std::vector<PlanLevel> levels);
 
@@ -91,6 +93,7 @@ private:
   double cap_;
   size_t max_tasks_;
   Solver solver_;
+  size_t lookahead_;
   bool too_large_ = false;
   std::vector<std::vector<PlanLevel>> levels_;
   std::vector<std::vector<Computation>> ranks_;
