@@ -6,8 +6,8 @@
 #     the offline optimum's saving;
 #   - scripts/dvfs_float_lp.py reproduces the run's makespan and energy from the graph (every
 #     computation racing) within 1e-5, and its least energy at +0 % makespan saves at least what
-#     the free-float bound and Lagrange (default, not longer than performance here) save.
-# Measured: free float 812 J, LP at +0 % 4384 J (5.87 %), Lagrange 1782 J (2.39 %).
+#     the free-float bound and Lagrange (default, within 1e-5 of performance's makespan here) save.
+# Measured: free float 812 J, LP at +0 % 4384 J (5.87 %), Lagrange 2612 J (3.50 %).
 source "$(dirname "$0")/common.sh"
 "$py" -c "import scipy.optimize" 2> /dev/null || { echo "SciPy missing for $py: skipped"; exit 77; }
 P=cluster:16,preset=taurus-node
@@ -29,7 +29,9 @@ assert abs(T / run_T - 1) < 1e-5 and abs(E / run_E - 1) < 1e-5, (T, run_T, E, ru
 least = float(re.search(r"\| \+0\.00 % \| ([0-9.]+) \|", text).group(1))
 lp_saving = E - least
 lagrange_saving = s["energy_j"] - l["energy_j"]
-assert l["makespan_s"] <= s["makespan_s"] * (1 + 1e-9), ("lagrange longer here", l["makespan_s"])
+# Lagrange's lookahead counts on iterations after the run's last one: its last plans may end a
+# few microseconds later (measured +7.4e-7 here).
+assert l["makespan_s"] <= s["makespan_s"] * (1 + 1e-5), ("lagrange longer here", l["makespan_s"])
 assert lp_saving >= max(ff, lagrange_saving), (lp_saving, ff, lagrange_saving)
 print("free float %.0f J, LP at +0 %% %.0f J, lagrange %.0f J" % (ff, lp_saving, lagrange_saving))
 PY
