@@ -4,6 +4,7 @@
 // (Activity::on_completion fires for every activity, transfers included).
 #include "core_parts.hpp"
 #include "run.hpp"
+#include "simgrid_compat.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -69,7 +70,7 @@ void connect_computations()
   if (bus().computation_started.empty() && bus().computation_ended.empty())
     return;
   sg4::Exec::on_start_cb(on_start);
-  sg4::Activity::on_completion_cb(on_completion);
+  haec::simgrid_compat::on_exec_completion(on_completion);
 }
 
 } // namespace haec::core::parts

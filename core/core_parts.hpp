@@ -5,6 +5,7 @@
 #include "run_record.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,8 +27,6 @@ long self_pid(); // mpi_calls.cpp: the calling actor's pid, -1 outside an actor
 
 // Started by run_context.cpp once the settings are validated: before the plugins...
 void start_calls(); // mpi_calls.cpp: regions, events.csv, iteration boundaries
-void start_actor_lookup(); // actor_lookup.cpp: SimGrid's actors by pid, cached
-void start_simgrid_accessors(); // simgrid_accessors.cpp: the engine and the current context, read directly
 // ... and after them, when their subscriptions are known.
 void connect_computations(); // computations.cpp
 void connect_transfers();    // transfers.cpp
@@ -68,6 +67,12 @@ void add_traffic_stats_results(Results& results, bool app_observed); // traffic_
 uint32_t named_site(const std::string& text);   // mpi_calls.cpp: its id, for a caller that keeps it
 void enter_site(uint32_t site);                 // mpi_calls.cpp: a site named before
 bool replaying();                            // replay_actions.cpp: a trace is being replayed
+// replay_actions.cpp: an action of the suite's (registered with SimGrid, then wrapped as SMPI's
+// are), and the wrapping of every registered action, for each rank before its first action
+// (replay_ranks.cpp). Actions take SimGrid's ReplayAction, a vector of fields.
+void register_replay_action(const std::string& name, const std::function<void(std::vector<std::string>&)>& function);
+void wrap_replay_actions();
+void before_replayed_computation(long pid); // replay_ranks.cpp: the rank's next compute action runs
 // The call the rank with actor `pid` is inside now, and the one it last left (kNoSite: none);
 // what a deadlock report names (deadlock_report.cpp, mpi_calls.cpp).
 uint32_t pending_site(long pid);

@@ -1,28 +1,25 @@
-// Trace replay seen as MPI calls. SMPI registers its replay actions with
-// xbt_replay_action_register when each rank starts replaying (smpi_replay_init); libsimgrid
-// calls it through its PLT, so this preloaded definition interposes it and registers a wrapper
-// around each action instead: every action but compute/sleep is reported like a PMPI call
-// (entered and left, as "MPI_<action>@trace" plus the peer for point-to-point actions), so code
-// regions, iteration detection and MPI time work in replay as in emulation; a "test" action is
-// also published as polling, as MPI_Test is in emulation. When recording, point-to-point actions
-// also give the application's messages (traffic_matrix.csv) and their receives (a check).
-//
-// The interposition is the only way in: SimGrid 3.32 offers no hook between a rank's
-// registrations and its first action. SimGrid's own function is found with dlsym(RTLD_NEXT) under
-// the symbol name of our definition (dladdr), i.e. the mangling the compiler gives this very
-// declaration of <xbt/replay.hpp>, never a name spelled out by hand.
+// Trace replay seen as MPI calls. SMPI registers its replay actions (xbt_replay_action_register)
+// when each rank starts replaying (smpi_replay_init); our replayer (haec_replay_main.cpp) then hands
+// the rank to the suite (replay_ranks.cpp), which wraps every registered action here, through
+// SimGrid's public xbt_replay_action_get/register, before the rank's first action: every action
+// but compute/sleep is reported like a PMPI call (entered and left, as "MPI_<action>@trace" plus
+// the peer for point-to-point actions), so code regions, iteration detection and MPI time work in
+// replay as in emulation; a "test" action is also published as polling, as MPI_Test is in
+// emulation. When recording, point-to-point actions also give the application's messages
+// (traffic_matrix.csv) and their receives (a check). compute is wrapped only to hand a trace's
+// counter annotations to its computation (replay_ranks.cpp); sleep is left alone.
 #include "checks.hpp"
 #include "core_parts.hpp"
 #include "mapping_detail.hpp"
 #include "run.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 #include <xbt/replay.hpp>
-
-#include <dlfcn.h>
 
 #include <boost/container_hash/hash.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -32,6 +29,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
@@ -52,24 +50,18 @@ void count_replayed_action();              // replay_location.cpp
 
 namespace {
 
-using Register = void (*)(const char*, const action_fun&);
-
 bool replay_seen = false;
 
-Register real_register()
+// The actions SimGrid's smpi_replay_init registers (3.32 to 4.1; a name a version lacks is
+// skipped), then the suite's own (register_replay_action).
+std::vector<std::string>& action_names()
 {
-  static Register real = [] {
-    Dl_info self{};
-    void* sym = nullptr;
-    if (dladdr(reinterpret_cast<void*>(&::xbt_replay_action_register), &self) != 0 && self.dli_sname != nullptr)
-      sym = dlsym(RTLD_NEXT, self.dli_sname);
-    if (sym == nullptr) {
-      std::fprintf(stderr, "haec: cannot find SimGrid's xbt_replay_action_register (%s)\n", dlerror());
-      std::exit(3);
-    }
-    return reinterpret_cast<Register>(sym);
-  }();
-  return real;
+  static std::vector<std::string> names = {
+      "init",       "finalize", "comm_size",  "comm_split", "comm_dup",      "send",      "isend",   "recv",
+      "irecv",      "test",     "sendRecv",   "wait",       "waitall",       "barrier",   "bcast",   "reduce",
+      "allreduce",  "alltoall", "alltoallv",  "gather",     "scatter",       "gatherv",   "scatterv", "allgather",
+      "allgatherv", "reducescatter", "scan",  "exscan",     "compute",       "sleep",     "location"};
+  return names;
 }
 
 // "MPI_Isend" for "isend", as the PMPI layer names functions ("MPI_Ialltoall" for our
@@ -279,9 +271,14 @@ private:
   std::unordered_map<Key, uint32_t, KeyHash> ids_;             // the other sites
 };
 
-void register_wrapped(const char* action_name, const action_fun& function)
+// A wrapped action: its own type, so that a wrapped registration is told from SMPI's own.
+struct Wrapped {
+  std::function<void(simgrid::xbt::ReplayAction&)> body;
+  void operator()(simgrid::xbt::ReplayAction& a) const { body(a); }
+};
+
+void register_wrapped(const std::string& action, const action_fun& function)
 {
-  const std::string action = action_name;
   const size_t fields      = identifying_fields(action);
   const bool polling       = action == "test";
   const bool init          = action == "init";
@@ -291,7 +288,7 @@ void register_wrapped(const char* action_name, const action_fun& function)
   std::optional<uint32_t> sole_site;
   // Shared, so that every copy SimGrid makes of the wrapper uses one cache.
   auto sites = std::make_shared<FieldSites>(base, fields);
-  real_register()(action_name, [function, base, fields, polling, init, counted, sole_site, sites](simgrid::xbt::ReplayAction& a) mutable {
+  auto body = [function, base, fields, polling, init, counted, sole_site, sites](simgrid::xbt::ReplayAction& a) mutable {
     if (fields == 0) {
       if (!sole_site)
         sole_site = named_site(base);
@@ -311,29 +308,17 @@ void register_wrapped(const char* action_name, const action_fun& function)
     if (polling)
       bus().polling.publish(Polling{pid, false});
     haec_suite_mpi_exit();
-  });
+  };
+  xbt_replay_action_register(action.c_str(), Wrapped{std::move(body)});
 }
 
-// SimGrid 3.32's smpi_replay_init registers the same captureless lambdas again for every rank: a
-// name registered again with a function of the type it had (and, for a plain function, the same
-// one) is already wrapped. Wrapping it once per rank was a fifth of a short replay's suite time
-// (64 ranks x 30 actions). Any other function (a replayer overriding an action) is wrapped and
-// registered as before.
-bool registered_before(const std::string& action, const action_fun& function)
+// A computation: its counter annotation, if the trace has one for it, goes first.
+void register_compute(const action_fun& function)
 {
-  using Plain = void (*)(simgrid::xbt::ReplayAction&);
-  struct Seen {
-    const std::type_info* type;
-    Plain plain;
-  };
-  static std::unordered_map<std::string, Seen> seen;
-  const Plain* plain = function.target<Plain>();
-  const Seen now{&function.target_type(), plain ? *plain : nullptr};
-  auto [it, fresh] = seen.try_emplace(action, now);
-  if (!fresh && *it->second.type == *now.type && it->second.plain == now.plain)
-    return true;
-  it->second = now;
-  return false;
+  xbt_replay_action_register("compute", Wrapped{[function](simgrid::xbt::ReplayAction& a) {
+                               before_replayed_computation(simgrid::s4u::this_actor::get_pid());
+                               function(a);
+                             }});
 }
 
 } // namespace
@@ -344,9 +329,47 @@ bool replaying()
   return replay_seen;
 }
 
+void register_replay_action(const std::string& name, const action_fun& function)
+{
+  if (std::find(action_names().begin(), action_names().end(), name) == action_names().end())
+    action_names().push_back(name);
+  xbt_replay_action_register(name.c_str(), function);
+}
+
+// Every registered action not wrapped yet: SMPI registers its own again for every rank, and each
+// rank calls this before its first action (registrations are process-wide: the first rank wraps).
+void wrap_replay_actions()
+{
+  if (!replay_seen) {
+    replay_seen = true;
+    register_collective_replay_actions();
+    register_comm_replay_actions();
+    register_p2p_replay_actions();
+    register_rma_replay_actions();
+  }
+  for (auto const& name : action_names()) {
+    action_fun function;
+    try {
+      function = xbt_replay_action_get(name.c_str());
+    } catch (const std::out_of_range&) { // not an action of this SimGrid
+      continue;
+    }
+    if (function.target<Wrapped>() != nullptr)
+      continue;
+    if (name == "compute") // the computation between calls, not a call
+      register_compute(function);
+    else if (name != "sleep")
+      register_wrapped(name, function);
+  }
+}
+
 void add_replay_results(Results& results)
 {
   const std::string name = "messages_sent_equals_received";
+  if (!replaying() && !simgrid::config::get_value<std::string>("smpi/replay").empty())
+    reject_setting("smpi/replay: the trace was replayed by SimGrid's replayer, whose actions the suite cannot see; "
+                   "replay with haec run --replay, or give smpirun the suite's: smpirun -replay TRACE "
+                   "<build>/lib/haec-replay");
   if (!replaying()) {
     results.add_check(not_checked(name, "in emulation the PMPI layer reports each message once, when it is sent"));
     return;
@@ -359,20 +382,3 @@ void add_replay_results(Results& results)
 
 } // namespace haec::core::parts
 
-void xbt_replay_action_register(const char* action_name, const action_fun& function)
-{
-  using namespace haec::core::parts;
-  const std::string action = action_name;
-  if (action == "init") { // SMPI registers its actions for a rank: ours go with the first rank's
-    replay_seen       = true;
-    static bool added = (register_collective_replay_actions(), register_comm_replay_actions(),
-                         register_p2p_replay_actions(), register_rma_replay_actions(), true);
-    (void)added;
-  }
-  if (registered_before(action, function))
-    return;
-  if (action == "compute" || action == "sleep") // the computation between calls, not a call
-    real_register()(action_name, function);
-  else
-    register_wrapped(action_name, function);
-}

@@ -1,6 +1,6 @@
 // Replay of our collective actions (pmpi/record_collectives.cpp, record_nbc.cpp; formats in
 // libs/trace/README.md), registered next to SMPI's own actions (replay_actions.cpp calls
-// register_collective_replay_actions when a rank registers "init"):
+// register_collective_replay_actions when the first rank is handed to the suite):
 //   <rank> haec_<op> C FIELDS         a blocking collective on communicator C
 //   <rank> haec_i<op> ID C FIELDS     a non-blocking one, completed by <rank> haec_wait ID
 // Each makes the MPI call the program made, on the replayed communicator, with scratch buffers
@@ -350,11 +350,11 @@ void register_collective_replay_actions()
   for (auto const& [op, run] : collectives()) {
     const std::string name = op;
     const Collective call  = run;
-    xbt_replay_action_register(("haec_" + name).c_str(), [call](Action& a) { blocking(a, call); });
-    xbt_replay_action_register(("haec_i" + name).c_str(), [name, call](Action& a) { nonblocking(a, name, call); });
+    register_replay_action(("haec_" + name).c_str(), [call](Action& a) { blocking(a, call); });
+    register_replay_action(("haec_i" + name).c_str(), [name, call](Action& a) { nonblocking(a, name, call); });
   }
-  xbt_replay_action_register("haec_wait", wait_request);
-  xbt_replay_action_register("haec_request_free", free_request);
+  register_replay_action("haec_wait", wait_request);
+  register_replay_action("haec_request_free", free_request);
 }
 
 } // namespace haec::core::parts

@@ -296,11 +296,11 @@ void register_comm_replay_actions()
     smpi_bcast                  = simgrid::smpi::colls::bcast;
     simgrid::smpi::colls::bcast = id_bcast;
   }
-  xbt_replay_action_register("haec_comm_split", comm_split);
-  xbt_replay_action_register("haec_comm_dup", comm_dup);
-  xbt_replay_action_register("haec_comm_create", comm_create);
-  xbt_replay_action_register("haec_comm_split_type", comm_split_type);
-  xbt_replay_action_register("haec_comm_free", comm_free);
+  register_replay_action("haec_comm_split", comm_split);
+  register_replay_action("haec_comm_dup", comm_dup);
+  register_replay_action("haec_comm_create", comm_create);
+  register_replay_action("haec_comm_split_type", comm_split_type);
+  register_replay_action("haec_comm_free", comm_free);
 }
 
 } // namespace haec::core::parts

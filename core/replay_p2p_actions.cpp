@@ -74,10 +74,10 @@ void isend(Action& a, bool buffered)
 
 void register_p2p_replay_actions()
 {
-  xbt_replay_action_register("haec_bsend", [](Action& a) { send(a, true); });
-  xbt_replay_action_register("haec_ssend", [](Action& a) { send(a, false); });
-  xbt_replay_action_register("haec_ibsend", [](Action& a) { isend(a, true); });
-  xbt_replay_action_register("haec_issend", [](Action& a) { isend(a, false); });
+  register_replay_action("haec_bsend", [](Action& a) { send(a, true); });
+  register_replay_action("haec_ssend", [](Action& a) { send(a, false); });
+  register_replay_action("haec_ibsend", [](Action& a) { isend(a, true); });
+  register_replay_action("haec_issend", [](Action& a) { isend(a, false); });
 }
 
 } // namespace haec::core::parts

@@ -1,6 +1,6 @@
 // Replay of one-sided communication: the actions `haec trace record` writes for MPI windows
 // (pmpi/record_rma.cpp; format in libs/trace/README.md), registered next to SMPI's own actions
-// (replay_actions.cpp calls register_rma_replay_actions when a rank registers "init").
+// (replay_actions.cpp calls register_rma_replay_actions when the first rank is handed to the suite).
 //
 // Each action makes the same SMPI call the application made (MPI_Win_create, MPI_Win_fence,
 // MPI_Put, ...) from the replaying rank, with the recorded sizes, targets and epochs, on the
@@ -258,51 +258,51 @@ void register_rma_replay_actions()
                             {"haec_win_allocate_shared", "shared"},
                             {"haec_win_create_dynamic", "dynamic"}}) {
     const std::string k = kind;
-    xbt_replay_action_register(name, [k](Action& a) { win_create(a, k); });
+    register_replay_action(name, [k](Action& a) { win_create(a, k); });
   }
-  xbt_replay_action_register("haec_win_attach", [](Action& a) {
+  register_replay_action("haec_win_attach", [](Action& a) {
     check_call(a, MPI_Win_attach(window(a), scratch, static_cast<MPI_Aint>(field(a, 3))));
   });
-  xbt_replay_action_register("haec_win_detach", [](Action& a) { check_call(a, MPI_Win_detach(window(a), scratch)); });
-  xbt_replay_action_register("haec_win_free", win_free);
-  xbt_replay_action_register("haec_win_fence", [](Action& a) { check_call(a, MPI_Win_fence(small_field(a, 3), window(a))); });
-  xbt_replay_action_register("haec_win_lock", win_lock);
-  xbt_replay_action_register("haec_win_lock_all",
+  register_replay_action("haec_win_detach", [](Action& a) { check_call(a, MPI_Win_detach(window(a), scratch)); });
+  register_replay_action("haec_win_free", win_free);
+  register_replay_action("haec_win_fence", [](Action& a) { check_call(a, MPI_Win_fence(small_field(a, 3), window(a))); });
+  register_replay_action("haec_win_lock", win_lock);
+  register_replay_action("haec_win_lock_all",
                              [](Action& a) { check_call(a, MPI_Win_lock_all(small_field(a, 3), window(a))); });
-  xbt_replay_action_register("haec_win_post", [](Action& a) { win_post_or_start(a, true); });
-  xbt_replay_action_register("haec_win_start", [](Action& a) { win_post_or_start(a, false); });
+  register_replay_action("haec_win_post", [](Action& a) { win_post_or_start(a, true); });
+  register_replay_action("haec_win_start", [](Action& a) { win_post_or_start(a, false); });
   // W: the window alone
   for (auto [name, call] : {std::pair<const char*, WinCall>{"haec_win_unlock_all", MPI_Win_unlock_all},
                             {"haec_win_flush_all", MPI_Win_flush_all},
                             {"haec_win_flush_local_all", MPI_Win_flush_local_all},
                             {"haec_win_complete", MPI_Win_complete},
                             {"haec_win_wait", MPI_Win_wait}})
-    xbt_replay_action_register(name, [call = call](Action& a) { check_call(a, call(window(a))); });
+    register_replay_action(name, [call = call](Action& a) { check_call(a, call(window(a))); });
   // W TARGET
   for (auto [name, call] : {std::pair<const char*, RankCall>{"haec_win_unlock", MPI_Win_unlock},
                             {"haec_win_flush", MPI_Win_flush},
                             {"haec_win_flush_local", MPI_Win_flush_local}})
-    xbt_replay_action_register(name, [call = call](Action& a) { check_call(a, call(target_field(a, 3), window(a))); });
+    register_replay_action(name, [call = call](Action& a) { check_call(a, call(target_field(a, 3), window(a))); });
   for (const char* kind : {"put", "get", "accumulate"}) {
     const std::string k = kind;
-    xbt_replay_action_register(("haec_" + k).c_str(), [k](Action& a) { transfer(a, k, 2, nullptr); });
-    xbt_replay_action_register(("haec_r" + k).c_str(), [k](Action& a) {
+    register_replay_action(("haec_" + k).c_str(), [k](Action& a) { transfer(a, k, 2, nullptr); });
+    register_replay_action(("haec_r" + k).c_str(), [k](Action& a) {
       PendingRequest& p = start_request(a, 2);
       transfer(a, k, 3, &p.request);
     });
   }
-  xbt_replay_action_register("haec_get_accumulate", [](Action& a) { get_accumulate(a, 2, nullptr); });
-  xbt_replay_action_register("haec_rget_accumulate", [](Action& a) {
+  register_replay_action("haec_get_accumulate", [](Action& a) { get_accumulate(a, 2, nullptr); });
+  register_replay_action("haec_rget_accumulate", [](Action& a) {
     PendingRequest& p = start_request(a, 2);
     get_accumulate(a, 3, &p.request);
   });
-  xbt_replay_action_register("haec_compare_and_swap", compare_and_swap);
+  register_replay_action("haec_compare_and_swap", compare_and_swap);
   // SimGrid's tracer writes these for one-sided calls; its replay has no action for them.
   for (const char* rma : {"Win_create", "Win_allocate", "Win_free", "Win_fence", "Win_lock", "Win_unlock",
                           "Win_lock_all", "Win_unlock_all", "Win_flush", "Win_post", "Win_start", "Win_complete",
                           "Win_wait", "Put", "Get", "Accumulate", "Get_accumulate", "Rput", "Rget"}) {
     const std::string call = std::string("MPI_") + rma;
-    xbt_replay_action_register(rma, [call](Action& a) {
+    register_replay_action(rma, [call](Action& a) {
       fail_action(a, call + " as SimGrid's tracer writes it cannot be replayed (SimGrid's TI replay has no "
                             "one-sided communication); record the program with haec trace record");
     });

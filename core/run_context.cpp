@@ -114,8 +114,6 @@ void start_run()
   std::stable_sort(plugins().begin(), plugins().end(),
                    [](const Plugin& a, const Plugin& b) { return a.order < b.order; });
   try {
-    parts::start_actor_lookup();
-    parts::start_simgrid_accessors();
     parts::start_calls();
     parts::start_traffic_stats();
     parts::start_counters();

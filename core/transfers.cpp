@@ -2,23 +2,24 @@
 // model is set (set_transfer_model) or routes are chosen per message, announces each transfer
 // from them (they run in maestro, once per transfer: bandwidth then latency) and completes it from
 // Link::on_communication_state_change, publishing TransferCompleted with the model time.
-// A recording run with neither observes each transfer at its completion alone (its hosts read
-// from the network action, network_action_view.hpp; SMPI's own factor tables, smpi_factors.hpp,
-// give its flow bytes and latency phase): no callback, nothing pending.
+// A recording run with neither, on a SimGrid that tells the hosts of a network action
+// (simgrid_compat::kNetworkActionHosts), observes each transfer at its completion alone (SMPI's own
+// factor tables, smpi_factors.hpp, give its flow bytes and latency phase): no callback, nothing
+// pending. Elsewhere the callbacks observe it, with the same results.
 #include "checks.hpp"
 #include "core_parts.hpp"
 #include "haec_zone.hpp"
-#include "network_action_view.hpp"
 #include "run.hpp"
+#include "simgrid_compat.hpp"
 #include "smpi_factors.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
-#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 #include <xbt/log.h>
 
+#include <absl/container/flat_hash_map.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -29,6 +30,8 @@
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(haec_transfers, smpi, "haec-smpi: network transfers");
 
 namespace sg4 = simgrid::s4u;
+namespace compat = haec::simgrid_compat;
+using simgrid::kernel::resource::Action;
 
 namespace haec::core::parts {
 namespace {
@@ -37,6 +40,12 @@ namespace {
 uint64_t payload_bytes(double size)
 {
   return static_cast<uint64_t>(std::max(0.0, size - smpi_envelope()));
+}
+
+// The factor table SimGrid applies under `key` (SMPI's, or the user's own).
+SmpiFactorTable factor_table(const char* key)
+{
+  return SmpiFactorTable(simgrid::config::get_value<std::string>(key), key, compat::kFactorSingleValue);
 }
 
 // The links a transfer crosses; none between two ranks of one host (its loopback is not a hop).
@@ -80,8 +89,8 @@ private:
     int hops = 0;
   } last_;
   // Transfers announced by the callbacks, completed by the state-change signal. Each announcement
-  // rides on its own network action (its user-data field, network_action_view.hpp): SimGrid 3.32
-  // creates the action before it asks for the factors, so the completion finds exactly its own.
+  // is kept under its own network action: SimGrid creates the action before it asks for the
+  // factors (created_action), so the completion finds exactly its own.
   struct Announced {
     Transfer transfer;
     const sg4::Host* src;
@@ -96,9 +105,8 @@ private:
   void take_route(Announced& a, const std::vector<sg4::Link*>& links, double size) const;
 
   // Observation at completion (no link model, no per-message routes): the route of each pair of
-  // nodes, found once (static routes), and the check that the action view reads real hosts.
-  bool at_completion_   = false;
-  bool layout_checked_  = false;
+  // nodes, found once (static routes).
+  bool at_completion_ = false;
   struct CompletedRoute {
     std::vector<sg4::Link*> links;
     const std::vector<uint32_t>* ids; // interned (route_ids)
@@ -106,23 +114,23 @@ private:
   std::unordered_map<uint64_t, CompletedRoute> completed_routes_; // src node << 32 | dst node
   bool observe_at_completion() const;
   void connect_at_completion();
-  void complete(const simgrid::kernel::resource::Action& action);
+  void complete(const Action& action);
   const CompletedRoute& completed_route(const sg4::Host* src, const sg4::Host* dst, uint32_t src_node,
                                         uint32_t dst_node);
-  void check_action_layout(const sg4::Host* src, const sg4::Host* dst);
   void find_network_model();
   void connect_completions();
   Transfer new_transfer(const sg4::Host* src, const sg4::Host* dst, double size, int hops, double start);
   void add_still_running(RunRecord::PairCounts& started) const;
-  // Announcement records of the transfers in flight, recycled (a deque: their addresses stay).
+  // Announcement records of the transfers in flight, recycled (a deque: their addresses stay),
+  // each under its network action.
   std::deque<Announced> records_;
   std::vector<Announced*> free_records_;
+  absl::flat_hash_map<const Action*, Announced*> in_flight_;
   Announced* keep(Announced&& a);
   void release(Announced* a) { free_records_.push_back(a); }
   simgrid::kernel::resource::Model* net_model_ = nullptr;
-  simgrid::kernel::resource::Action& created_action(double size, const sg4::Host* src, const sg4::Host* dst,
-                                                    double now);
-  void complete_announced(simgrid::kernel::resource::Action& action);
+  const Action& created_action(double size, const sg4::Host* src, const sg4::Host* dst, double now);
+  void complete_announced(const Action& action);
   bool crosstraffic_ = true;
   // Per host, looked up once: its run-record node index and its sole rank (the name and rank maps
   // cost ~4 % of a 4096-rank replay when searched per transfer; bench/scale, measured).
@@ -163,32 +171,31 @@ void Transfers::connect()
   }
   if (!model) {
     // Observing routes needs the callbacks; reproduce SMPI's own factor tables exactly.
-    if (routed && (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")))
-      reject_setting("--cfg=haec/routing: per-message routes need the suite's factor callbacks, which smpi/bw-factor "
-                     "and smpi/lat-factor replace; drop those two settings or use haec/routing:static");
-    if (!simgrid::config::is_default("smpi/bw-factor") || !simgrid::config::is_default("smpi/lat-factor")) {
+    const bool user_factors =
+        !simgrid::config::is_default(compat::kBandwidthFactor) || !simgrid::config::is_default(compat::kLatencyFactor);
+    const std::string factor_keys = std::string(compat::kBandwidthFactor) + " or " + compat::kLatencyFactor;
+    if (routed && user_factors)
+      reject_setting("--cfg=haec/routing: per-message routes need the suite's factor callbacks, which " + factor_keys +
+                     " replaces; drop those settings or use haec/routing:static");
+    if (user_factors) {
       if (settings().given("haec/snapshot-period")) // half a snapshot (no links) is not what was asked
         reject_setting(settings().what("haec/snapshot-period") +
-                       ": link snapshots need the network transfers, which are not observed when smpi/bw-factor or "
-                       "smpi/lat-factor is set; drop those settings, or use a link model (--link)");
-      XBT_WARN("smpi/bw-factor or smpi/lat-factor was set: transfers are counted but routes are not recorded");
+                       ": link snapshots need the network transfers, which are not observed when " + factor_keys +
+                       " is set; drop those settings, or use a link model (--link)");
+      XBT_WARN("%s was set: transfers are counted but routes are not recorded", factor_keys.c_str());
       return;
     }
-    smpi_bw_.emplace(simgrid::config::get_value<std::string>("smpi/bw-factor"), "smpi/bw-factor");
-    smpi_lat_.emplace(simgrid::config::get_value<std::string>("smpi/lat-factor"), "smpi/lat-factor");
+    smpi_bw_.emplace(factor_table(compat::kBandwidthFactor));
+    smpi_lat_.emplace(factor_table(compat::kLatencyFactor));
   }
   installed_    = true;
   crosstraffic_ = simgrid::config::get_value<bool>("network/crosstraffic");
   find_network_model();
-  auto* net = sg4::Engine::get_instance()->get_netzone_root()->get_network_model();
-  net->set_bw_factor_cb([this](double size, const sg4::Host* src, const sg4::Host* dst,
-                               const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
-    return factor(true, size, src, dst, links);
-  });
-  net->set_lat_factor_cb([this](double size, const sg4::Host* src, const sg4::Host* dst,
-                                const std::vector<sg4::Link*>& links, const std::unordered_set<sg4::NetZone*>&) {
-    return factor(false, size, src, dst, links);
-  });
+  compat::set_network_factor_callbacks(
+      [this](double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+             const std::unordered_set<sg4::NetZone*>&) { return factor(true, size, src, dst, links); },
+      [this](double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+             const std::unordered_set<sg4::NetZone*>&) { return factor(false, size, src, dst, links); });
   connect_completions();
 }
 
@@ -196,10 +203,9 @@ void Transfers::connect()
 // created; those still running at the end).
 void Transfers::find_network_model()
 {
-  net_model_ = dynamic_cast<simgrid::kernel::resource::Model*>(
-      sg4::Engine::get_instance()->get_netzone_root()->get_network_model());
+  net_model_ = compat::network_model();
   if (net_model_ == nullptr)
-    fail_run("SimGrid's network model is not a resource model (not SimGrid 3.32?): transfers cannot be observed");
+    fail_run("SimGrid's network model was not found among its models: transfers cannot be observed");
 }
 
 // Both ways complete a transfer from SimGrid's state-change signal; a migration makes the cached
@@ -207,45 +213,27 @@ void Transfers::find_network_model()
 void Transfers::connect_completions()
 {
   sg4::Link::on_communication_state_change_cb(
-      [](simgrid::kernel::resource::NetworkAction& a, simgrid::kernel::resource::Action::State) {
-        transfers().on_state_change(a);
-      });
+      [](simgrid::kernel::resource::NetworkAction& a, Action::State) { transfers().on_state_change(a); });
   bus().rank_migrated.subscribe([](const RankMigrated&) { transfers().forget_hosts(); });
 }
 
-// At completion when nothing needs the callbacks: SimGrid's own SMPI network model (whose factor
-// tables the suite reproduces) and not --cfg=haec/transfer-observation:callbacks.
+// At completion when nothing needs the callbacks: a SimGrid that tells a network action's hosts,
+// its own SMPI network model (whose factor tables the suite reproduces) and not
+// --cfg=haec/transfer-observation:callbacks.
 bool Transfers::observe_at_completion() const
 {
-  return settings().text("haec/transfer-observation") == "auto" &&
+  return compat::kNetworkActionHosts && settings().text("haec/transfer-observation") == "auto" &&
          simgrid::config::get_value<std::string>("network/model") == "SMPI";
 }
 
 void Transfers::connect_at_completion()
 {
-  // The tables SimGrid applies, the user's own smpi/bw-factor and smpi/lat-factor included.
-  smpi_bw_.emplace(simgrid::config::get_value<std::string>("smpi/bw-factor"), "smpi/bw-factor");
-  smpi_lat_.emplace(simgrid::config::get_value<std::string>("smpi/lat-factor"), "smpi/lat-factor");
+  smpi_bw_.emplace(factor_table(compat::kBandwidthFactor));
+  smpi_lat_.emplace(factor_table(compat::kLatencyFactor));
   installed_     = true;
   at_completion_ = true;
   find_network_model();
   connect_completions();
-}
-
-// The action view is right when both pointers are hosts of the platform (compared, not
-// dereferenced); otherwise the run stops.
-void check_action_hosts(const std::vector<sg4::Host*>& hosts, const sg4::Host* src, const sg4::Host* dst)
-{
-  auto known = [&hosts](const sg4::Host* h) { return std::find(hosts.begin(), hosts.end(), h) != hosts.end(); };
-  if (!known(src) || !known(dst))
-    fail_run("this SimGrid's network actions are not laid out as 3.32's (their hosts cannot be read); run with "
-             "--cfg=haec/transfer-observation:callbacks");
-}
-
-void Transfers::check_action_layout(const sg4::Host* src, const sg4::Host* dst)
-{
-  check_action_hosts(sg4::Engine::get_instance()->get_all_hosts(), src, dst);
-  layout_checked_ = true;
 }
 
 const Transfers::CompletedRoute& Transfers::completed_route(const sg4::Host* src, const sg4::Host* dst,
@@ -280,18 +268,18 @@ Transfer Transfers::new_transfer(const sg4::Host* src, const sg4::Host* dst, dou
 
 // What the callbacks would have announced, from the completed action: the same Transfer, the
 // same flow bytes (size over SMPI's bandwidth factor) and the same start of the bandwidth phase.
-void Transfers::complete(const simgrid::kernel::resource::Action& action)
+void Transfers::complete(const Action& action)
 {
-  const auto [src, dst] = action_hosts(action);
-  if (!layout_checked_)
-    check_action_layout(src, dst);
-  const CompletedRoute& r = completed_route(src, dst, host_ids(src).node, host_ids(dst).node);
-  const double size       = action.get_cost();
-  Transfer t   = new_transfer(src, dst, size, hops_of(src, dst, r.links), action.get_start_time());
-  t.end        = end_time(action);
-  t.link_bytes = size / smpi_bw_->lookup(size);
-  log_transfer(t, *r.ids, t.start + smpi_lat_->lookup(size) * route_latency(r.links));
-  bus().transfer_completed.publish(TransferCompleted{t, src, dst, nullptr, nullptr, r.ids});
+  if constexpr (compat::kNetworkActionHosts) { // else never connected (observe_at_completion)
+    const auto [src, dst] = compat::network_action_hosts(action);
+    const CompletedRoute& r = completed_route(src, dst, host_ids(src).node, host_ids(dst).node);
+    const double size       = action.get_cost();
+    Transfer t   = new_transfer(src, dst, size, hops_of(src, dst, r.links), action.get_start_time());
+    t.end        = end_time(action);
+    t.link_bytes = size / smpi_bw_->lookup(size);
+    log_transfer(t, *r.ids, t.start + smpi_lat_->lookup(size) * route_latency(r.links));
+    bus().transfer_completed.publish(TransferCompleted{t, src, dst, nullptr, nullptr, r.ids});
+  }
 }
 
 TransferTiming Transfers::timing(double size, uint64_t payload, const sg4::Host* src, const sg4::Host* dst,
@@ -330,7 +318,7 @@ void Transfers::announce(double size, const sg4::Host* src, const sg4::Host* dst
   Announced a{t, src, dst, stats ? &route_ids(src, dst, links) : &no_links,
               now + tm.lat_factor * (stats ? route_latency(links) : 0.0), 0, {}, {}};
   take_route(a, links, size);
-  set_action_data(created_action(size, src, dst, now), keep(std::move(a)));
+  in_flight_.emplace(&created_action(size, src, dst, now), keep(std::move(a)));
 }
 
 Transfers::Announced* Transfers::keep(Announced&& a)
@@ -347,20 +335,18 @@ Transfers::Announced* Transfers::keep(Announced&& a)
 
 // The action SimGrid is creating for the transfer whose factors it asks: the newest of the
 // network model's started actions (of its failed ones when a link of the route is down), checked
-// against the transfer (pointers compared, nothing read through the view unchecked).
-simgrid::kernel::resource::Action& Transfers::created_action(double size, const sg4::Host* src, const sg4::Host* dst,
-                                                             double now)
+// against the transfer: its size, its start, and not already announced.
+const Action& Transfers::created_action(double size, const sg4::Host* src, const sg4::Host* dst, double now)
 {
   for (auto* set : {net_model_->get_started_action_set(), net_model_->get_failed_action_set()}) {
     if (set->empty())
       continue;
-    auto& newest = set->back();
-    if (newest.get_cost() == size && newest.get_start_time() == now && action_hosts(newest) == std::make_pair(src, dst) &&
-        action_data(newest) == nullptr)
+    const Action& newest = set->back();
+    if (newest.get_cost() == size && newest.get_start_time() == now && !in_flight_.contains(&newest))
       return newest;
   }
   fail_run("the network action of a transfer " + src->get_name() + " -> " + dst->get_name() +
-           " was not where SimGrid 3.32 creates it: transfers cannot be observed with this SimGrid");
+           " was not the network model's newest: transfers cannot be observed with this SimGrid");
 }
 
 // SimGrid asked the zone for this message's route and for its reverse flow's (crosstraffic) just
@@ -376,21 +362,23 @@ void Transfers::take_route(Announced& a, const std::vector<sg4::Link*>& links, d
   a.route_token = routing->start(*a.src, *a.dst, size);
 }
 
-// What started and has not completed is still in the network model.
+// What started and has not completed is still in the network model: announced and in flight, or
+// (observed at completion) among the model's started actions.
 void Transfers::add_still_running(RunRecord::PairCounts& started) const
 {
-  if (net_model_ == nullptr)
-    return;
-  auto* net = net_model_;
-  const auto hosts = sg4::Engine::get_instance()->get_all_hosts();
-  for (auto const& action : *net->get_started_action_set()) {
-    const auto [src, dst] = action_hosts(action);
-    check_action_hosts(hosts, src, dst);
+  auto add = [&started](const sg4::Host* src, const sg4::Host* dst, double size) {
     auto& cell = started[{static_cast<int>(run_record().node_index(src->get_name())),
                           static_cast<int>(run_record().node_index(dst->get_name()))}];
     ++cell.first;
-    cell.second += payload_bytes(action.get_cost());
-  }
+    cell.second += payload_bytes(size);
+  };
+  for (auto const& [action, announced] : in_flight_)
+    add(announced->src, announced->dst, action->get_cost());
+  if (compat::kNetworkActionHosts && at_completion_ && net_model_ != nullptr)
+    for (const Action& action : *net_model_->get_started_action_set()) {
+      const auto [src, dst] = compat::network_action_hosts(action);
+      add(src, dst, action.get_cost());
+    }
 }
 
 double Transfers::horizon() const
@@ -422,12 +410,9 @@ const Transfers::HostIds& Transfers::host_ids(const sg4::Host* host)
 
 void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_action)
 {
-  // NetworkAction's definition is not installed; it derives from Action alone (3.32), so this
-  // reference is its Action base.
-  auto& action = reinterpret_cast<simgrid::kernel::resource::Action&>(net_action);
-  auto state   = action.get_state();
-  if (state != simgrid::kernel::resource::Action::State::FINISHED &&
-      state != simgrid::kernel::resource::Action::State::FAILED)
+  const Action& action = compat::as_action(net_action);
+  auto state           = action.get_state();
+  if (state != Action::State::FINISHED && state != Action::State::FAILED)
     return;
   if (at_completion_) {
     complete(action);
@@ -436,15 +421,16 @@ void Transfers::on_state_change(simgrid::kernel::resource::NetworkAction& net_ac
   complete_announced(action);
 }
 
-void Transfers::complete_announced(simgrid::kernel::resource::Action& action)
+void Transfers::complete_announced(const Action& action)
 {
-  auto* done = static_cast<Announced*>(action_data(action));
-  if (done == nullptr) {
+  auto it = in_flight_.find(&action);
+  if (it == in_flight_.end()) {
     if (unmatched_++ == 0)
       XBT_WARN("a transfer completed that the factor callbacks never announced; it is not recorded");
     return;
   }
-  set_action_data(action, nullptr);
+  Announced* done = it->second;
+  in_flight_.erase(it);
   done->transfer.end = end_time(action);
   if (recording())
     log_transfer(done->transfer, *done->link_ids, done->bw_begin);
@@ -468,7 +454,8 @@ void Transfers::add_results(Results& results) const
   }
   const std::string name = "network_sent_equals_received";
   if (!installed_) {
-    results.add_check(not_checked(name, "transfers were not observed (smpi/bw-factor or smpi/lat-factor set)"));
+    results.add_check(not_checked(name, std::string("transfers were not observed (") + compat::kBandwidthFactor + " or " +
+                                            compat::kLatencyFactor + " set)"));
     return;
   }
   Check c = pairs_match(name, started_by_pair(), run_record().transfers_by_node_pair(), "network transfer");

@@ -1,6 +1,6 @@
 // MPI_Init, MPI_Init_thread and MPI_Finalize (their wrappers' bodies are hand-written: the rank
-// exists only after the real MPI_Init), the Fortran MPI_INIT / MPI_INIT_THREAD, and the debug
-// outputs written when the last rank finalizes (HAEC_PMPI_DEBUG_COUNTS, HAEC_PMPI_DEBUG_SIZES).
+// exists only after the real MPI_Init; the Fortran MPI_INIT / MPI_INIT_THREAD are in
+// init_entry_points.cpp), and the debug outputs written when the last rank finalizes (HAEC_PMPI_DEBUG_COUNTS, HAEC_PMPI_DEBUG_SIZES).
 #include "wrappers.hpp"
 
 #include "atomic_file.hpp"
@@ -133,23 +133,3 @@ int Finalize(OwnWork& own)
 
 } // namespace wrap
 } // namespace haec::pmpi
-
-// Fortran: SMPI's own MPI_Init sets up the Fortran handles (smpi_init_fortran_types).
-extern "C" {
-
-void mpi_init_(MPI_Fint* ierr)
-{
-  *ierr = haec::pmpi::wrap::Init(__builtin_return_address(0), nullptr, nullptr);
-}
-void mpi_init__(MPI_Fint* ierr) __attribute__((alias("mpi_init_")));
-void MPI_INIT(MPI_Fint* ierr) __attribute__((alias("mpi_init_")));
-
-void mpi_init_thread_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)
-{
-  *ierr = haec::pmpi::wrap::Init_thread(__builtin_return_address(0), nullptr, nullptr, *required, provided);
-}
-void mpi_init_thread__(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)
-    __attribute__((alias("mpi_init_thread_")));
-void MPI_INIT_THREAD(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) __attribute__((alias("mpi_init_thread_")));
-
-} // extern "C"

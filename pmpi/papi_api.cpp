@@ -12,7 +12,30 @@
 namespace haec::papi {
 namespace {
 
-constexpr const char* kLibrary = "libpapi.so.7.0"; // Debian 12's libpapi7.0 (PAPI 7.0.0)
+// The libpapi to open: the one the build found (its soname, HAEC_PAPI_SONAME: Debian 12's
+// libpapi.so.7.0), else whichever the system has, development link first, then PAPI 7's and 6's
+// sonames. The first that loads is used.
+#ifndef HAEC_PAPI_SONAME
+#define HAEC_PAPI_SONAME ""
+#endif
+constexpr const char* kCandidates[] = {HAEC_PAPI_SONAME, "libpapi.so", "libpapi.so.7.2", "libpapi.so.7.1",
+                                       "libpapi.so.7.0", "libpapi.so.7", "libpapi.so.6.0", "libpapi.so.6"};
+
+// The opened library and its soname, or null with `why` set.
+void* open_library(std::string& name, std::string& why)
+{
+  for (const char* candidate : kCandidates) {
+    if (*candidate == '\0')
+      continue;
+    if (void* lib = dlopen(candidate, RTLD_NOW | RTLD_GLOBAL)) {
+      name = candidate;
+      return lib;
+    }
+  }
+  why = std::string("no libpapi can be loaded (tried ") + (*HAEC_PAPI_SONAME ? HAEC_PAPI_SONAME ", " : "") +
+        "libpapi.so, libpapi.so.7.*, libpapi.so.6.*): " + dlerror();
+  return nullptr;
+}
 
 template <class F> bool bind(void* lib, F& f, const char* name)
 {
@@ -28,7 +51,8 @@ bool bind_all(void* lib, Api& a)
          bind(lib, a.add_event, "PAPI_add_event") &&
          bind(lib, a.event_name_to_code, "PAPI_event_name_to_code") && bind(lib, a.start, "PAPI_start") &&
          bind(lib, a.read, "PAPI_read") && bind(lib, a.cleanup_eventset, "PAPI_cleanup_eventset") &&
-         bind(lib, a.destroy_eventset, "PAPI_destroy_eventset") && bind(lib, a.strerror, "PAPI_strerror");
+         bind(lib, a.destroy_eventset, "PAPI_destroy_eventset") && bind(lib, a.strerror, "PAPI_strerror") &&
+         bind(lib, a.get_opt, "PAPI_get_opt");
 }
 
 unsigned long thread_id()
@@ -39,11 +63,12 @@ unsigned long thread_id()
 // Opens and initialises the library; returns "" or why it could not.
 std::string open(Api& a)
 {
-  void* lib = dlopen(kLibrary, RTLD_NOW | RTLD_GLOBAL);
+  std::string name, why;
+  void* lib = open_library(name, why);
   if (lib == nullptr)
-    return std::string(kLibrary) + " cannot be loaded: " + dlerror();
+    return why;
   if (!bind_all(lib, a))
-    return std::string(kLibrary) + " lacks PAPI 7's functions";
+    return name + " lacks some of PAPI's functions (PAPI_library_init, PAPI_read, ...)";
   // rocm_smi initialises itself when an unknown name is looked up and prints two lines about
   // /sys/class/drm on machines without AMD GPUs (measured); we count CPU events only.
   a.disable_component_by_name("rocm_smi");
@@ -72,6 +97,20 @@ const Api* api(std::string& why)
   }
   why = error;
   return error.empty() ? &a : nullptr;
+}
+
+std::string library_description()
+{
+  std::string name, why;
+  void* lib = open_library(name, why);
+  if (lib == nullptr)
+    return "none: " + why;
+  auto get_opt  = reinterpret_cast<int (*)(int, void*)>(dlsym(lib, "PAPI_get_opt"));
+  const int v   = get_opt != nullptr ? get_opt(PAPI_LIB_VERSION, nullptr) : -1;
+  std::string text = v > 0 ? std::to_string(PAPI_VERSION_MAJOR(v)) + "." + std::to_string(PAPI_VERSION_MINOR(v)) + "." +
+                                 std::to_string(PAPI_VERSION_REVISION(v)) + "." + std::to_string(PAPI_VERSION_INCREMENT(v))
+                           : "(version unknown)";
+  return "PAPI " + text + " (" + name + ")";
 }
 
 std::string describe(const Api& papi, int code)

@@ -18,6 +18,7 @@ struct Api {
   int (*cleanup_eventset)(int)                 = nullptr;
   int (*destroy_eventset)(int*)                = nullptr;
   char* (*strerror)(int)                       = nullptr;
+  int (*get_opt)(int, void*)                   = nullptr; // PAPI_get_opt: the library's version
 };
 
 // The initialised library (once per process), or null with `why` set: libpapi missing, or
@@ -26,5 +27,9 @@ const Api* api(std::string& why);
 
 // PAPI's description of an error code ("Event does not exist"), with the code's name.
 std::string describe(const Api& papi, int code);
+
+// The PAPI this process would use, without initialising it: "PAPI 7.0.0.0 (libpapi.so.7.0)", or
+// why there is none ("none: ..."). For haec --version.
+std::string library_description();
 
 } // namespace haec::papi

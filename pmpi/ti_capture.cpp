@@ -4,6 +4,7 @@
 // a polling call, which the recorder writes as a sleep. Also the rank's sleeps (SMPI sleeps in
 // MPI_Waitsome's tests), which the recorder writes where the replay would not sleep them.
 #include "ti_capture.hpp"
+#include "simgrid_compat.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -52,7 +53,7 @@ void install()
     c.recorder->slept(c.rank_of_pid.at(actor.get_pid()), sg4::Engine::get_clock() - it->second);
     c.asleep.erase(it);
   });
-  sg4::Activity::on_completion_cb([](sg4::Activity const& a) {
+  haec::simgrid_compat::on_exec_completion([](sg4::Activity const& a) {
     Capture& c = capture();
     auto it    = c.running.find(&a);
     if (it == c.running.end())

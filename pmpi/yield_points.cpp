@@ -2,8 +2,8 @@
 // (each ends SMPI's benchmark and runs a simcall: a computation, a sleep): not reported to the
 // suite, they only pause the rank's counting. While the calling rank
 // is switched out, other ranks run on the same OS thread, so its burst counting pauses
-// (counting.hpp). Each definition here comes before libsimgrid's for the application (it is
-// linked first, pmpi/README.md) and calls libsimgrid's own.
+// (counting.hpp). Each definition here is linked into the program with the other entry points
+// (libhaec_pmpi_entry.a, pmpi/README.md), so the program's calls bind to it, and calls libsimgrid's own.
 #include "call_reporting.hpp"
 #include "counting.hpp"
 

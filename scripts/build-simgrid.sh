@@ -1,89 +1,113 @@
 #!/usr/bin/env bash
-# Builds SimGrid 3.32 from Debian 12's own source package with haec-smpi's patches
-# (third_party_patches/simgrid-3.32/*.patch: our lines only) into BUILD/simgrid-prefix, checks
-# that it replays exactly as Debian's library does (scripts/check-simgrid-build.sh), and only then
-# marks it usable: `haec run` loads it (smpirun -wrapper, LD_LIBRARY_PATH) when the mark exists.
-# Debian's library stays installed and supported (`haec run --simgrid debian`).
+# Builds SimGrid 4.1 with haec-smpi's patches (third_party_patches/simgrid-4.1/*.patch, applied in
+# lexical order with patch -p1) and installs it into PREFIX: headers, libsimgrid,
+# smpicc/smpicxx/smpiff/smpirun and simgrid.pc. Every build of the suite (build/, build-asan/,
+# build-fuzz/) is configured against build/simgrid-prefix by default (CMakeLists.txt); with
+# HAEC_SIMGRID=system it uses the system's SimGrid (Debian 12: 3.32) as it is, and this script
+# builds nothing.
 #
-#   scripts/build-simgrid.sh [BUILD_DIR]      default: $HAEC_BUILD_DIR or build/
+#   scripts/build-simgrid.sh [PREFIX]      default: build/simgrid-prefix of the repository
 #
-# Skipped (exit 0) when the prefix is already built from the same Debian source version, patches
-# and script, and checked; HAEC_SIMGRID=debian skips it altogether. A fresh build takes about
-# 5 minutes on 2 cores (library only: SMPI, MSG and Fortran on; Java, Python, ns-3, model checking
-# and documentation off). It needs a deb-src line for bookworm: added (as root or with sudo) to
-# /etc/apt/sources.list.d/haec-bookworm-src.sources when `apt-get source` cannot find the package.
-# Any failure leaves no prefix behind, prints why, and exits 1: the caller decides whether Debian's
-# library is good enough (scripts/test.sh goes on with it and says so).
+# The source, verified before use:
+#   1. $HAEC_SIMGRID_ARCHIVE, else
+#   2. ../shared/simgrid/simgrid-4.1.tar.gz next to the repository (SimGrid's v4.1 tree without
+#      its docs/ folder, for machines without internet access), else
+#   3. a download of SimGrid's v4.1 tag archive (GitLab at Inria, then Framagit, then GitHub).
+# An archive is accepted when its sha256 is the shared export's, or when the files of the tree it
+# holds (docs/ aside) are v4.1's, byte for byte: kSourceManifest is the sha256 of their sorted
+# `sha256sum` list (the shared export and a `git archive` of tag v4.1, commit 535b880f, give the
+# same). The tag archives of the forges have no published checksum of their own.
+#
+# Skipped (exit 0) when the prefix holds a build of the same source, patches and script. Any
+# failure leaves no prefix behind, prints why, and exits 1. Build choices (measured, see
+# docs/incoming/port41-simgrid.md): SimGrid's own optimisation (-O3), no LTO and no debug
+# information (-g0: the library only), SMPI and Fortran on; Java, Python, ns-3, model checking,
+# sthread and documentation off; `make install` of what remains.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-build="$(mkdir -p "${1:-${HAEC_BUILD_DIR:-$here/build}}" && cd "${1:-${HAEC_BUILD_DIR:-$here/build}}" && pwd)"
-prefix="$build/simgrid-prefix"
-work="$build/simgrid-src"
+prefix="${1:-$here/build/simgrid-prefix}"
+mkdir -p "$(dirname "$prefix")"
+prefix="$(cd "$(dirname "$prefix")" && pwd)/$(basename "$prefix")"
+work="$prefix-src"
+info="share/haec-simgrid/build-info.txt" # read by haec --version (tools/haec/install_paths.cpp)
 say() { echo "build-simgrid: $*"; }
-fail() { echo "build-simgrid: $*" >&2; rm -rf "$prefix.new"; exit 1; }
+fail() { echo "build-simgrid: $*" >&2; rm -rf "$prefix" "$work"; exit 1; }
 
-if [ "${HAEC_SIMGRID:-}" = debian ]; then
-  say "HAEC_SIMGRID=debian: not building the patched SimGrid"; exit 0
+kArchiveSha256=4f30bd837849140492edab8c521a00f0ffc596af05696a3ad37ca53f3e359628  # the shared export
+kSourceManifest=defee514d028f09098e34b102fe4cde005b7d5ab78cad17109bc0c14044037b5 # v4.1's files, docs/ aside
+kDownloads=(https://gitlab.inria.fr/simgrid/simgrid/-/archive/v4.1/simgrid-v4.1.tar.gz
+            https://framagit.org/simgrid/simgrid/-/archive/v4.1/simgrid-v4.1.tar.gz
+            https://github.com/simgrid/simgrid/archive/refs/tags/v4.1.tar.gz)
+
+if [ "${HAEC_SIMGRID:-}" = system ]; then
+  say "HAEC_SIMGRID=system: the system's SimGrid is used as it is"; exit 0
 fi
-src_version=$(dpkg-query -W -f='${source:Version}' libsimgrid3.32 2>/dev/null) \
-  || fail "libsimgrid3.32 is not installed (run scripts/install-deps.sh first)"
-patches=("$here"/third_party_patches/simgrid-3.32/*.patch)
-key="simgrid $src_version; patches $(cat "${patches[@]}" | sha256sum | cut -c1-16); script $(cat "$0" "$here/scripts/check-simgrid-build.sh" | sha256sum | cut -c1-16)"
-if [ -f "$prefix/CHECKED" ] && [ "$(head -1 "$prefix/BUILD_INFO" 2>/dev/null)" = "$key" ]; then
-  say "up to date ($prefix: $key)"; exit 0
+
+# The sha256 of the sorted list of the files of the tree in $1, docs/ aside.
+manifest() { (cd "$1" && find . -type f ! -path './docs/*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-64; }
+
+# 1. The archive: where it is, and what it is.
+archive="${HAEC_SIMGRID_ARCHIVE:-}"
+[ -z "$archive" ] && [ -f "$here/../shared/simgrid/simgrid-4.1.tar.gz" ] && archive="$here/../shared/simgrid/simgrid-4.1.tar.gz"
+if [ -n "$archive" ]; then
+  [ -r "$archive" ] || fail "cannot read the SimGrid archive $archive (HAEC_SIMGRID_ARCHIVE)"
+  archive="$(cd "$(dirname "$archive")" && pwd)/$(basename "$archive")"
+  archive_sha=$(sha256sum < "$archive" | cut -c1-64)
+else
+  archive_sha=download
 fi
-rm -rf "$prefix" "$prefix.new"
+patches=("$here"/third_party_patches/simgrid-4.1/*.patch)
+[ -e "${patches[0]}" ] || patches=()
+key="simgrid 4.1 ($archive_sha); patches $( (cat /dev/null "${patches[@]}") | sha256sum | cut -c1-16); script $(sha256sum < "$0" | cut -c1-16)"
+if [ -f "$prefix/$info" ] && [ "$(head -1 "$prefix/$info")" = "$key" ]; then
+  say "up to date ($prefix)"; exit 0
+fi
+rm -rf "$prefix" "$work"
+mkdir -p "$work/src"
 t0=$(date +%s)
-
-# 1. Debian's source package, exactly the installed version (dpkg-source applies Debian's patches).
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo > /dev/null; then sudo "$@"; else return 1; fi; }
-rm -rf "$work" && mkdir -p "$work"
-if ! (cd "$work" && apt-get source -qq "simgrid=$src_version" > fetch.log 2>&1); then
-  say "no deb-src entry for simgrid $src_version: adding bookworm's"
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    | as_root tee /etc/apt/sources.list.d/haec-bookworm-src.sources > /dev/null \
-    || fail "cannot add a deb-src line (not root, no sudo); add one for bookworm and run again"
-  as_root apt-get update -qq || fail "apt-get update failed"
-  (cd "$work" && apt-get source -qq "simgrid=$src_version" > fetch.log 2>&1) \
-    || fail "apt-get source simgrid=$src_version failed: $(tail -1 "$work/fetch.log")"
+if [ "$archive_sha" = download ]; then
+  for url in "${kDownloads[@]}"; do
+    say "downloading $url"
+    if curl -fsSL --retry 2 -o "$work/simgrid-4.1.tar.gz" "$url"; then archive="$work/simgrid-4.1.tar.gz"; break; fi
+  done
+  [ -n "$archive" ] || fail "no SimGrid 4.1 archive: none at ../shared/simgrid/, HAEC_SIMGRID_ARCHIVE unset, and no download worked"
+  archive_sha=$(sha256sum < "$archive" | cut -c1-64)
 fi
-src="$(find "$work" -maxdepth 1 -type d -name 'simgrid-3.32*' | head -1)"
-[ -n "$src" ] || fail "apt-get source left no simgrid-3.32 directory in $work"
+tar -xzf "$archive" -C "$work/src" --strip-components=1 || fail "cannot unpack $archive"
+src="$work/src"
+if [ "$archive_sha" != "$kArchiveSha256" ]; then
+  got=$(manifest "$src")
+  [ "$got" = "$kSourceManifest" ] || fail "$archive is not SimGrid 4.1's source (its files' manifest is $got)"
+fi
+say "source verified: $archive"
+
+# 2. Our patches, in lexical order.
 for p in "${patches[@]}"; do
-  patch -d "$src" -p1 --forward --quiet < "$p" || fail "patch $(basename "$p") does not apply to simgrid $src_version"
+  patch -d "$src" -p1 --forward --quiet < "$p" || fail "patch $(basename "$p") does not apply to SimGrid 4.1"
 done
 
-# 2. The library only, with Debian's compiler flags (debian/rules: dpkg-buildflags, hardening=+all,
-#    -O3 on C, CMAKE_BUILD_TYPE empty) and SimGrid's own optimisation flags and LTO; without debug
-#    information (-g0: Debian strips it from the library too; it does not change the code, and
-#    makes the build slower and the library 4 times larger).
-export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+# 3. Configure, build and install (straight into the prefix: SimGrid's programs name it in their
+#    run path). SimGrid adds -g3 to every compilation; a build type of our own puts -g0 after it.
 launcher=()
 command -v ccache > /dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cd "$work" # SimGrid's configure leaves a test program in the current directory
-CFLAGS="$(dpkg-buildflags --get CFLAGS) -O3 -g0" CXXFLAGS="$(dpkg-buildflags --get CXXFLAGS) -g0" \
-  LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
-  cmake -S "$src" -B "$work/build" -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_BUILD_TYPE= "${launcher[@]}" \
-    -Denable_smpi=ON -Denable_msg=ON -Denable_fortran=ON -Denable_java=OFF -Denable_python=OFF -Denable_ns3=OFF \
-    -Denable_model-checking=OFF -Denable_documentation=OFF -Denable_smpi_MPICH3_testsuite=OFF \
-    > "$work/configure.log" 2>&1 || fail "cmake failed: see $work/configure.log"
-say "building libsimgrid (about 5 minutes on 2 cores; log $work/build.log)"
-nice cmake --build "$work/build" --target simgrid -j"${HAEC_SIMGRID_JOBS:-$(nproc)}" > "$work/build.log" 2>&1 \
-  || fail "build failed: see $work/build.log"
-mkdir -p "$prefix.new/lib"
-cp -a "$work/build/lib"/libsimgrid.so* "$prefix.new/lib/"
+cmake -S "$src" -B "$work/build" -DCMAKE_INSTALL_PREFIX="$prefix" "${launcher[@]}" -DCMAKE_BUILD_TYPE=NoDebugInfo \
+    -DCMAKE_C_FLAGS_NODEBUGINFO=-g0 -DCMAKE_CXX_FLAGS_NODEBUGINFO=-g0 -DCMAKE_Fortran_FLAGS_NODEBUGINFO=-g0 \
+    -Denable_compile_optimizations=ON -Denable_lto=OFF -Denable_smpi=ON -Denable_fortran=ON -Denable_java=OFF \
+    -Denable_python=OFF -Denable_ns3=OFF -Denable_model-checking=OFF -Denable_sthread=OFF \
+    -Denable_documentation=OFF -Denable_smpi_MPICH3_testsuite=OFF -Denable_smpi_MBI_testsuite=OFF \
+    > "$work/configure.log" 2>&1 || fail "cmake failed: $(tail -3 "$work/configure.log" | tr '\n' ' ')"
+say "building SimGrid 4.1 (about 15 minutes on 2 cores; log $work/build.log)"
+nice cmake --build "$work/build" -j"${HAEC_SIMGRID_JOBS:-$(nproc)}" > "$work/build.log" 2>&1 \
+  || fail "build failed: $(grep -m1 -E 'error|Error' "$work/build.log" || tail -1 "$work/build.log")"
+cmake --install "$work/build" > "$work/install.log" 2>&1 || fail "install failed: $(tail -1 "$work/install.log")"
 t1=$(date +%s)
+mkdir -p "$(dirname "$prefix/$info")"
 {
   echo "$key"
-  echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((t1 - t0)) s from Debian's simgrid $src_version source package"
-  for p in "${patches[@]}"; do echo "patch $(basename "$p") sha256 $(sha256sum < "$p" | cut -c1-64)"; done
-  echo "CFLAGS $(grep -m1 '^CMAKE_C_FLAGS:' "$work/build/CMakeCache.txt" | cut -d= -f2-)"
-} > "$prefix.new/BUILD_INFO"
-
-# 3. Same replays as Debian's library, bit for bit, or not used.
-"$here/scripts/check-simgrid-build.sh" "$prefix.new" "$src" > "$prefix.new/check.log" 2>&1 \
-  || { cat "$prefix.new/check.log" >&2; fail "the patched library does not replay as Debian's does: not used"; }
-tail -1 "$prefix.new/check.log" > "$prefix.new/CHECKED"
-mv "$prefix.new" "$prefix"
+  echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((t1 - t0)) s on $(nproc) cores from $archive"
+  for p in "${patches[@]}"; do echo "patch $(basename "$p" .patch) sha256 $(sha256sum < "$p" | cut -c1-64)"; done
+} > "$prefix/$info.new"
+mv "$prefix/$info.new" "$prefix/$info" # last: the prefix is complete
 rm -rf "$work"
-say "done in $(($(date +%s) - t0)) s: $prefix ($(cat "$prefix/CHECKED"))"
+say "done in $((t1 - t0)) s: $prefix"

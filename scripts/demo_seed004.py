@@ -22,6 +22,8 @@ import os
 import subprocess
 import sys
 
+from experiment_common import simgrid_program
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -60,7 +62,7 @@ def main():
     env = dict(os.environ, LD_PRELOAD=suite)
     print(f"+ recording {args.ranks}-rank lu_like into {trace}", flush=True)
     with open(os.path.join(record, "simgrid.log"), "w") as log:
-        subprocess.run(["smpirun", "-np", str(args.ranks), "-platform", suite, "-hostfile",
+        subprocess.run([simgrid_program(args.build, "smpirun"), "-np", str(args.ranks), "-platform", suite, "-hostfile",
                         os.path.join(record, "hostfile"), f"--cfg=haec/platform:{platform_json}",
                         f"--cfg=smpi/host-speed:{args.host_speed}", "--cfg=smpi/simulate-computation:no",
                         "-trace-ti", f"--cfg=tracing/filename:{trace}", app, str(args.iterations), "--mode", "flops"],

@@ -19,6 +19,16 @@ def programs(build):
     return os.path.join(build, "bin", "haec"), os.path.join(build, "bin", "stencil_imbalance")
 
 
+def simgrid_program(build, name):
+    """SimGrid's `name` (smpirun, smpicc, ...) of the installation the build uses (its CMake cache)."""
+    key = name.upper() + ":FILEPATH="
+    with open(os.path.join(os.path.abspath(build), "CMakeCache.txt")) as cache:
+        for line in cache:
+            if line.startswith(key):
+                return line[len(key):].strip()
+    sys.exit(f"{build}: its CMake cache names no {name} (configure the build first)")
+
+
 def fresh_directory(path, force, script):
     """Creates `path`; an existing one is replaced only with --force."""
     out = os.path.abspath(path)

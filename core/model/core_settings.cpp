@@ -96,30 +96,11 @@ std::vector<Setting> core_settings_rows()
           iterations,
           routing,
           routing_seed,
-          Setting{"haec/replay/reader",
-                  "Trace reader of a replay: haec (the same actions as SimGrid's reader, read faster; "
-                  "core/replay_runner.cpp) or simgrid (SimGrid's own)",
-                  "haec", settings::one_of({"haec", "simgrid"}, "trace reader")},
-          Setting{"haec/message-ids",
-                  "Where SMPI's per-envelope message numbers (the order of equal envelopes) are kept: haec (integer "
-                  "keys, the same numbers; core/smpi_message_counts.cpp) or simgrid (SMPI's own text-keyed maps)",
-                  "haec", settings::one_of({"haec", "simgrid"}, "message numbering")},
-          Setting{"haec/request-handles",
-                  "When SMPI gives an MPI request its Fortran handle: lazy (when Fortran first asks for it; "
-                  "core/smpi_request_handles.cpp) or simgrid (when the request is built, as SMPI does)",
-                  "lazy", settings::one_of({"lazy", "simgrid"}, "request handles")},
-          Setting{"haec/actor-lookup",
-                  "How SimGrid finds an actor by its pid: cached (in a vector, once found; core/actor_lookup.cpp) or "
-                  "simgrid (in SimGrid's map of every actor, each time)",
-                  "cached", settings::one_of({"cached", "simgrid"}, "actor lookup")},
-          Setting{"haec/simgrid-accessors",
-                  "How SimGrid's engine and current context are found: direct (their variables read directly; "
-                  "core/simgrid_accessors.cpp) or simgrid (through SimGrid's Engine::get_instance and Context::self)",
-                  "direct", settings::one_of({"direct", "simgrid"}, "SimGrid accessors")},
           Setting{"haec/transfer-observation",
                   "How the network transfers of a run without a link model or per-message routes are observed: "
-                  "auto (at their completion, from SimGrid's network action; core/network_action_view.hpp) or "
-                  "callbacks (through SMPI's factor callbacks, as a link model is; the same results, slower)",
+                  "auto (at their completion, where SimGrid tells a network action's hosts: a patched SimGrid; "
+                  "else as callbacks) or callbacks (through SMPI's factor callbacks, as a link model is; the same "
+                  "results, slower)",
                   "auto", settings::one_of({"auto", "callbacks"}, "transfer observation")},
           Setting{"haec/link/smpi-envelope",
                   "Bytes SMPI adds to every MPI message on the network (removed before the link model and from "

@@ -108,7 +108,7 @@ RunDescription read_run_description(const std::string& path)
     d.mode      = j.at("mode").get<std::string>();
     d.program   = j.value("program", "");
     d.trace     = j.value("trace", "");
-    d.simgrid_library = j.value("simgrid_library", "debian");
+    d.simgrid_library = j.value("simgrid_library", "");
     d.allocator = j.value("allocator", "system");
     d.strategy  = j.at("strategy").get<std::string>();
     if (j.contains("seed"))

@@ -22,7 +22,7 @@ struct RunDescription {
   int ranks = 0;
   std::string mode;             // "emulation" or "replay"
   std::string program, trace;   // one of them, as given
-  std::string simgrid_library = "debian"; // "debian" or "patched: <lib dir>" (haec run --simgrid)
+  std::string simgrid_library; // the SimGrid installation haec ran (install_paths.hpp, simgrid_description)
   std::string allocator = "system";       // the simulator's malloc: "system" or "jemalloc: <lib>" (--allocator)
   std::string strategy;         // the mapping (mapping.txt's first line)
   std::optional<uint64_t> seed; // random mappings

@@ -7,8 +7,12 @@
 
 namespace haec::core {
 
-SmpiFactorTable::SmpiFactorTable(const std::string& text, const std::string& what)
+SmpiFactorTable::SmpiFactorTable(const std::string& text, const std::string& what, bool single_value)
 {
+  if (single_value && text.find_first_of(":;") == std::string::npos) {
+    below_first_ = units::parse_number(text, what + " factor");
+    return;
+  }
   std::stringstream chunks(text);
   std::string chunk;
   while (std::getline(chunks, chunk, ';')) {
@@ -29,7 +33,7 @@ SmpiFactorTable::SmpiFactorTable(const std::string& text, const std::string& wha
 
 double SmpiFactorTable::lookup(double size) const
 {
-  double current = 1.0;
+  double current = below_first_;
   for (auto const& step : steps_) {
     if (size <= static_cast<double>(step.threshold))
       return current;

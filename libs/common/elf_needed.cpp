@@ -41,16 +41,58 @@ bool dynamic_segment(const std::string& image, const Elf64_Ehdr& eh, Elf64_Phdr&
   return false;
 }
 
+std::string read_image(const std::string& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool elf64(const std::string& image, Elf64_Ehdr& eh)
+{
+  return read_at(image, 0, eh) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+         eh.e_ident[EI_DATA] == ELFDATA2LSB && eh.e_phentsize == sizeof(Elf64_Phdr);
+}
+
+// The text at `offset` of a string table starting at `table`, "" past the image.
+std::string string_at(const std::string& image, uint64_t table, uint64_t offset)
+{
+  if (table + offset >= image.size())
+    return "";
+  const char* s = image.c_str() + table + offset;
+  return std::string(s, strnlen(s, image.size() - table - offset));
+}
+
 } // namespace
+
+std::vector<std::string> elf_undefined_symbols(const std::string& path)
+{
+  const std::string image = read_image(path);
+  Elf64_Ehdr eh{};
+  if (!elf64(image, eh) || eh.e_shentsize != sizeof(Elf64_Shdr))
+    return {};
+  std::vector<std::string> names;
+  for (uint16_t i = 0; i < eh.e_shnum; ++i) {
+    Elf64_Shdr sh{}, strings{};
+    if (!read_at(image, eh.e_shoff + uint64_t{i} * eh.e_shentsize, sh) || sh.sh_type != SHT_DYNSYM ||
+        sh.sh_entsize != sizeof(Elf64_Sym) ||
+        !read_at(image, eh.e_shoff + uint64_t{sh.sh_link} * eh.e_shentsize, strings))
+      continue;
+    for (uint64_t at = sh.sh_offset + sizeof(Elf64_Sym); at + sizeof(Elf64_Sym) <= sh.sh_offset + sh.sh_size;
+         at += sizeof(Elf64_Sym)) { // entry 0 is the null symbol
+      Elf64_Sym sym{};
+      if (read_at(image, at, sym) && sym.st_shndx == SHN_UNDEF && sym.st_name != 0)
+        names.push_back(string_at(image, strings.sh_offset, sym.st_name));
+    }
+  }
+  return names;
+}
 
 std::vector<std::string> elf_needed_libraries(const std::string& path)
 {
-  std::ifstream in(path, std::ios::binary);
-  const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string image = read_image(path);
   Elf64_Ehdr eh{};
   Elf64_Phdr dyn{};
-  if (!read_at(image, 0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_phentsize != sizeof(Elf64_Phdr) || !dynamic_segment(image, eh, dyn))
+  if (!elf64(image, eh) || !dynamic_segment(image, eh, dyn))
     return {};
   std::vector<uint64_t> needed; // offsets into the string table, known once DT_STRTAB is read
   uint64_t strtab = 0;
@@ -69,7 +111,7 @@ std::vector<std::string> elf_needed_libraries(const std::string& path)
   std::vector<std::string> names;
   for (uint64_t n : needed)
     if (strings + n < image.size())
-      names.emplace_back(image.c_str() + strings + n, strnlen(image.c_str() + strings + n, image.size() - strings - n));
+      names.push_back(string_at(image, strings, n));
   return names;
 }
 

@@ -13,6 +13,7 @@
 #include "power_settings.hpp"
 #include "power_tables.hpp"
 #include "run.hpp"
+#include "simgrid_compat.hpp"
 #include "checks.hpp"
 #include "units.hpp"
 
@@ -303,8 +304,8 @@ void PowerPlugin::subscribe()
   else
     XBT_INFO("no result directory (haec/out): link energy counts static power only");
   sg4::Host::on_speed_change_cb([this](sg4::Host const& h) { on_host_change(h); });
-  sg4::Host::on_state_change_cb([this](sg4::Host const& h) { on_host_change(h); });
-  sg4::Link::on_state_change_cb([this](sg4::Link const& l) { on_link_state(l); });
+  haec::simgrid_compat::on_host_onoff([this](sg4::Host const& h) { on_host_change(h); });
+  haec::simgrid_compat::on_link_onoff([this](sg4::Link const& l) { on_link_state(l); });
   sg4::Engine::on_simulation_end_cb([this] {
     if (!logged_) // a recording run logged them with its results
       log_totals(totals());

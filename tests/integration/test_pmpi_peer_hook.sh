@@ -22,7 +22,9 @@ void haec_suite_mpi_peer(int peer, int tag)
   fflush(log);
 }
 EOF
-cc -shared -fPIC -O1 -I/usr/include/smpi hook.c -o libhook.so -lsimgrid
+# Against the SimGrid the suite is built against (ctest gives its directories).
+cc -shared -fPIC -O1 -I"$HAEC_SIMGRID_INCLUDEDIR/smpi" -I"$HAEC_SIMGRID_INCLUDEDIR" hook.c -o libhook.so \
+  -L"$HAEC_SIMGRID_LIBDIR" -lsimgrid -Wl,-rpath,"$HAEC_SIMGRID_LIBDIR"
 cat > p.xml <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -31,8 +33,7 @@ XML
 printf 'n0\nn1\nn2\nn3\n' > hosts
 run() { # log np app args...
   local log=$1 np=$2; shift 2
-  # libhaec_pmpi preloaded too: harmless with the default privatization, needed with mmap (ASan gate)
-  PEER_LOG=$PWD/$log timeout 120 smpirun -wrapper "env LD_PRELOAD=$PWD/libhook.so:$build/lib/libhaec_pmpi.so" \
+  PEER_LOG=$PWD/$log timeout 120 smpirun -wrapper "env LD_PRELOAD=$PWD/libhook.so" \
     -np "$np" -platform p.xml \
     -hostfile hosts --cfg=smpi/host-speed:1Gf "$@" > "$log.out" 2>&1 || { tail -3 "$log.out"; fail "$log: smpirun"; }
 }

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# Checks that an app linked as apps/CMakeLists.txt links it (smpicc ... -lhaec_pmpi before
-# -lsimgrid) reaches libhaec_pmpi's wrappers under smpirun's default (dlopen) privatization,
-# that the per-rank counts are exact, and that LD_PRELOAD covers -no-privatize.
+# The PMPI layer's interception (pmpi/README.md, "Linking"): a program linked as `haec cc` links it
+# (apps/CMakeLists.txt) carries the layer's entry points itself, hidden, so its MPI calls reach
+# the wrappers under every privatization (dlopen, mmap, none) and on every SimGrid version, and
+# SimGrid's own MPI calls never do: the per-rank counts are exactly the program's calls. Also:
+# libhaec_pmpi.so exports no MPI function (preloading it wraps nothing), and a C++ program built
+# with `haec cxx` is intercepted alike.
 # Usage: test_pmpi_privatization.sh BUILD_DIR [SOURCE_DIR]
 set -euo pipefail
-BUILD=${1:?usage: $0 BUILD_DIR [SOURCE_DIR]}
+BUILD=$(cd "${1:?usage: $0 BUILD_DIR [SOURCE_DIR]}" && pwd)
 APP=$BUILD/bin/pingpong
 LIB=$BUILD/lib/libhaec_pmpi.so
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [[ -x $APP ]] || fail "$APP missing (build target haec_apps)"
 [[ -f $LIB ]] || fail "$LIB missing (build target haec_pmpi)"
 
-# The wrappers only win if libhaec_pmpi precedes libsimgrid among the app's DT_NEEDED entries.
-needed=$(readelf -d "$APP" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-[[ $needed == libhaec_pmpi.so\ *libsimgrid.so* ]] || fail "DT_NEEDED order is '$needed'"
+# The program defines MPI_Send (hidden: neither exported nor imported) and needs libhaec_pmpi.so.
+readelf -d "$APP" | grep -q 'NEEDED.*libhaec_pmpi.so' || fail "the program does not need libhaec_pmpi.so"
+dynsyms=$(nm -D "$APP" | awk '{ print $NF }')
+! grep -qx 'MPI_Send' <<< "$dynsyms" || fail "the program imports or exports MPI_Send: $(nm -D "$APP" | grep -w MPI_Send)"
+symbols=$(nm "$APP")
+grep -qE ' t MPI_Send$' <<< "$symbols" || fail "the program has no local MPI_Send entry point"
+exported=$(nm -D --defined-only "$LIB" | awk '{ print $3 }' | grep -E '^(MPI|mpi|PMPI|AMPI)_' || true)
+[[ -z $exported ]] || fail "libhaec_pmpi.so exports MPI functions: $(head -3 <<< "$exported" | tr '\n' ' ')"
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -52,11 +60,11 @@ expected_sizes="bytes,messages
 32,8
 64,8"
 
-run() { # $1 = tag, rest = extra smpirun options (before the program)
-  local tag=$1; shift
+run() { # $1 = tag, $2 = program, rest = extra smpirun options (before the program)
+  local tag=$1 program=$2; shift 2
   HAEC_PMPI_DEBUG_COUNTS=$TMP/$tag.counts.csv HAEC_PMPI_DEBUG_SIZES=$TMP/$tag.sizes.csv \
     timeout 120 smpirun "$@" -np 3 -platform "$TMP/platform.xml" -hostfile "$TMP/hosts" \
-    --cfg=smpi/tmpdir:"$TMP" "$APP" 64 2 > "$TMP/$tag.out" 2> "$TMP/$tag.err" ||
+    --cfg=smpi/tmpdir:"$TMP" "$program" 64 2 > "$TMP/$tag.out" 2> "$TMP/$tag.err" ||
     { cat "$TMP/$tag.err" >&2; fail "$tag: smpirun failed"; }
   [[ $(grep -c '^bytes=[0-9]* samples=4 rtt_mean_us=' "$TMP/$tag.out") == 8 ]] ||
     { cat "$TMP/$tag.out" >&2; fail "$tag: pingpong did not print 8 size lines"; }
@@ -68,6 +76,46 @@ run() { # $1 = tag, rest = extra smpirun options (before the program)
   echo "ok: $tag"
 }
 
-run dlopen-linked                       # default privatization, no LD_PRELOAD: linking alone suffices
-LD_PRELOAD=$LIB run noprivatize-preload -no-privatize   # without RTLD_DEEPBIND the preload is needed
+run dlopen "$APP"                                  # SMPI's default privatization
+run mmap "$APP" --cfg=smpi/privatization:mmap
+run none "$APP" -no-privatize
+# Preloading the library changes nothing (it defines no MPI function SimGrid's calls could reach).
+LD_PRELOAD=$LIB run preloaded "$APP" -no-privatize
+
+# A C++ program (the same exchanges, through std::vector buffers) built with haec cxx.
+if [[ -x $(dirname "$(command -v smpicc)")/smpicxx ]]; then
+  cat > "$TMP/pingpong.cpp" <<'CPP'
+#include <mpi.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+int main(int argc, char* argv[])
+{
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int max = std::atoi(argv[1]), reps = std::atoi(argv[2]);
+  std::vector<char> buf(max > 0 ? max : 1);
+  for (int bytes = 0; bytes <= max; bytes = bytes ? 2 * bytes : 1) {
+    for (int r = 0; r < reps; ++r)
+      for (int peer = 1; peer < size; ++peer)
+        if (rank == 0) {
+          MPI_Send(buf.data(), bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+          MPI_Recv(buf.data(), bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == peer) {
+          MPI_Recv(buf.data(), bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          MPI_Send(buf.data(), bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+        }
+    if (rank == 0)
+      std::printf("bytes=%d samples=%d rtt_mean_us=0\n", bytes, reps * (size - 1));
+  }
+  MPI_Finalize();
+  return 0;
+}
+CPP
+  (cd "$TMP" && "$BUILD/bin/haec" cxx -O1 -o pingpong_cxx pingpong.cpp) || fail "haec cxx"
+  run cxx-dlopen "$TMP/pingpong_cxx"
+  run cxx-mmap "$TMP/pingpong_cxx" --cfg=smpi/privatization:mmap
+fi
 echo PASS

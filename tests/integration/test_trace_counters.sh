@@ -117,15 +117,14 @@ assert counted == regions, (counted, regions)
 print(f"counter model on live counts: {sum(regions.values())} computations, all counted")
 PY
 
-# --- 3. check, replay (both readers), export, import
+# --- 3. check, replay (the annotations read beside SimGrid's reader; plain smpirun skips them), export, import
 "$haec" trace check t.txt > /dev/null
 "$haec" run --platform cluster:4 --replay t.txt --events --out rep --quiet
-"$haec" run --platform cluster:4 --replay t.txt --out rep_sg --quiet --cfg haec/replay/reader:simgrid
 /usr/bin/python3 - <<'PY' || fail "replay makespans differ from the emulation"
 import json
-m = [json.load(open(d + "/summary.json"))["makespan_s"] for d in ("emu", "rep", "rep_sg")]
+m = [json.load(open(d + "/summary.json"))["makespan_s"] for d in ("emu", "rep")]
 print("makespans", m)
-assert abs(m[1] - m[0]) <= 1e-9 * m[0] and m[2] == m[1]
+assert abs(m[1] - m[0]) <= 1e-9 * m[0]
 PY
 "$haec" trace export rep --out otf > export.out
 grep -q "^counters .*2 PAPI metrics" export.out || fail "export did not report counters: $(cat export.out)"

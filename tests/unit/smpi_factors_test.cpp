@@ -32,9 +32,22 @@ TEST(SmpiFactorTable, UnsortedInputIsSorted)
   EXPECT_EQ(t.lookup(500), 2.0);
 }
 
+TEST(SmpiFactorTable, SingleValueWhereSimGridTakesOne)
+{
+  SmpiFactorTable t("0.97", "x", true); // SimGrid 3.34+: one factor for every size
+  EXPECT_EQ(t.lookup(0), 0.97);
+  EXPECT_EQ(t.lookup(1e9), 0.97);
+  EXPECT_THROW(SmpiFactorTable("0.97", "x"), haec::InputError); // 3.32 takes tables only
+  EXPECT_THROW(SmpiFactorTable("x", "x", true), haec::InputError);
+  SmpiFactorTable table("10:3", "x", true); // a table is read as without the flag
+  EXPECT_EQ(table.lookup(5), 1.0);
+  EXPECT_EQ(table.lookup(50), 3.0);
+}
+
 TEST(SmpiFactorTable, MalformedTablesAreInputErrors)
 {
   EXPECT_THROW(SmpiFactorTable("12", "x"), haec::InputError);
+  EXPECT_THROW(SmpiFactorTable("0:0.5;12", "x", true), haec::InputError);
   EXPECT_THROW(SmpiFactorTable("a:1", "x"), haec::InputError);
   EXPECT_THROW(SmpiFactorTable("1:b", "x"), haec::InputError);
 }

@@ -1,6 +1,8 @@
-// `haec cc|cxx|f77|fc`: SMPI's compiler wrappers plus our PMPI library. --no-as-needed keeps
-// libhaec_pmpi.so in the program's needed list ahead of libsimgrid, so its MPI_* (and Fortran
-// mpi_*_) wrappers are the ones the (privatized) program binds to. For Fortran, gfortran 10 and
+// `haec cc|cxx|f77|fc`: SMPI's compiler wrappers (of the SimGrid the suite is built against) plus
+// our PMPI layer: its entry points (libhaec_pmpi_entry.a, every member, hidden) go into the program,
+// so the program's MPI_* (and Fortran mpi_*_) calls bind to them when it is linked, under any
+// privatization and SimGrid version; they call the wrappers of libhaec_pmpi.so (pmpi/README.md).
+// --no-as-needed keeps libhaec_pmpi.so in the program's needed list. For Fortran, gfortran 10 and
 // later refuse what legacy MPI codes do everywhere (one buffer argument of several types, BOZ
 // constants in DATA statements) unless told otherwise: haec adds -fallow-argument-mismatch and
 // -fallow-invalid-boz for them. haec-cc, haec-cxx, haec-f77 and haec-fc are links to haec that
@@ -19,21 +21,10 @@
 namespace haec::cli {
 namespace {
 
-std::string in_path(const std::string& program)
-{
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':'))
-    if (!dir.empty() && std::ifstream(dir + "/" + program).good())
-      return dir + "/" + program;
-  return "";
-}
-
 // The Fortran compiler smpiff runs (its REAL_FORTRAN_COMPILER line), "" when it cannot be told.
 std::string fortran_compiler(const std::string& driver)
 {
-  std::ifstream script(in_path(driver));
+  std::ifstream script(simgrid_program(driver));
   std::string line;
   const std::string key = "REAL_FORTRAN_COMPILER=";
   while (std::getline(script, line))
@@ -77,7 +68,7 @@ std::vector<std::string> legacy_fortran_flags(const std::string& driver, const s
 
 int compile(const std::string& driver, bool fortran, const std::vector<std::string>& args)
 {
-  std::vector<std::string> argv = {driver};
+  std::vector<std::string> argv = {simgrid_program(driver)};
   if (fortran) {
     auto flags = legacy_fortran_flags(driver, args);
     argv.insert(argv.end(), flags.begin(), flags.end());
@@ -86,8 +77,13 @@ int compile(const std::string& driver, bool fortran, const std::vector<std::stri
   const bool links =
       std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-c" || a == "-S" || a == "-E"; });
   if (links) {
-    std::string lib = pmpi_library_dir();
-    argv.insert(argv.end(), {"-L" + lib, "-Wl,--no-as-needed", "-lhaec_pmpi", "-Wl,--as-needed", "-Wl,-rpath," + lib});
+    const std::string lib = pmpi_library_dir();
+    // Every entry point, none exported (SMPI's mpi.h declares MPI_* default-visible and weak: the
+    // linker hides them), so the program's calls bind to them now. They are C++ (the Fortran ones
+    // convert arrays of requests): the C++ library too.
+    argv.insert(argv.end(), {"-Wl,--whole-archive", lib + "/libhaec_pmpi_entry.a", "-Wl,--no-whole-archive",
+                             "-Wl,--exclude-libs,libhaec_pmpi_entry.a", "-L" + lib, "-Wl,--no-as-needed", "-lhaec_pmpi",
+                             "-Wl,--as-needed", "-lstdc++", "-Wl,-rpath," + lib});
   }
   ChildResult r = run_child(argv, {}, "", "");
   return r.exit_code < 0 ? 3 : r.exit_code;

@@ -3,13 +3,13 @@
 // directory into place. Any failure leaves no result directory behind. The suite writes every
 // result file; this command never rewrites one.
 #include "atomic_file.hpp"
-#include "elf_needed.hpp"
 #include "commands.hpp"
 #include "counter_setup.hpp"
 #include "input_error.hpp"
 #include "install_paths.hpp"
 #include "placement.hpp"
 #include "platform_source.hpp"
+#include "pmpi_binding.hpp"
 #include "power_settings.hpp"
 #include "process.hpp"
 #include "route_policy.hpp"
@@ -19,6 +19,7 @@
 #include "run_description.hpp"
 #include "run_options.hpp"
 #include "simgrid_child.hpp"
+#include "simgrid_compat.hpp"
 #include "smpi_factors.hpp"
 #include "trace_check_cache.hpp"
 #include "units.hpp"
@@ -69,20 +70,6 @@ bool needs_matrix(const std::string& strategy)
   }
 }
 
-// --simgrid: Debian's libsimgrid, or the build of scripts/build-simgrid.sh (Debian's source with our
-// activity-list patch; it replays exactly as Debian's, checked when built, and is faster at scale).
-// Returns the directory to put before smpirun's library path, or "" for Debian's.
-std::string simgrid_library_dir(const std::string& choice)
-{
-  if (choice != "auto" && choice != "debian" && choice != "patched")
-    throw InputError("--simgrid " + choice, "unknown SimGrid library", "use auto, debian or patched");
-  const std::string prefix = choice == "debian" ? "" : checked_patched_simgrid();
-  if (prefix.empty() && choice == "patched")
-    throw InputError("--simgrid patched", "no checked patched SimGrid next to this haec",
-                     "run scripts/build-simgrid.sh, or use --simgrid debian");
-  return prefix.empty() ? "" : prefix + "/lib";
-}
-
 // --allocator: the simulator's malloc in a replay. SimGrid allocates and frees several objects per
 // message; jemalloc does that faster than glibc's malloc, with the same results (bench/scale/scale.py
 // measures both). Only in a replay: in emulation the application's own allocations would change
@@ -118,7 +105,6 @@ std::string allocator_library(const std::string& choice, bool replay)
 // What the run needs once every option is checked.
 struct Plan {
   std::string app_path, trace; // absolute: the program, or the trace to replay
-  std::string simgrid_lib;     // the patched SimGrid's directory, "" for Debian's
   std::string allocator_lib;   // preloaded into a replay's simulator, "" for the system's malloc
   std::string counters;        // HAEC_COUNTERS for the simulator: events PAPI can count here, or ""
   ResolvedPlatform platform;
@@ -146,14 +132,19 @@ std::string simgrid_cfg_text(std::string kv)
   return kv;
 }
 
-// SMPI's factor tables, read before the run: SimGrid 3.32 itself crashes (SIGSEGV) on a malformed
-// one such as smpi/bw-factor:1.
+// SMPI's factor tables, read before the run: SimGrid itself crashes (SIGSEGV) on a malformed one
+// such as smpi/bw-factor:1 on 3.32 or network/bandwidth-factor:0:0.5;12 on 4.1. Under either name.
 void check_factor_tables(const RunOptions& o)
 {
-  for (const std::string key : {"smpi/bw-factor", "smpi/lat-factor"})
+  for (const std::string old_name : {"smpi/bw-factor", "smpi/lat-factor"}) {
+    const std::string name = simgrid_compat::current_setting_name(old_name);
     for (auto const& kv : o.cfg)
-      if (kv.compare(0, key.size() + 1, key + ":") == 0)
-        core::SmpiFactorTable(kv.substr(key.size() + 1), "--cfg " + kv); // throws InputError
+      for (const std::string& key : {old_name, name})
+        if (kv.compare(0, key.size() + 1, key + ":") == 0) {
+          core::SmpiFactorTable(kv.substr(key.size() + 1), "--cfg " + kv, simgrid_compat::kFactorSingleValue);
+          break; // both names are the same on 3.32
+        }
+  }
 }
 
 // The program or the trace, checked; the rank count from the trace when -np is not given.
@@ -169,6 +160,7 @@ void resolve_inputs(RunOptions& o, Plan& p)
       throw InputError("program " + o.app[0], "not found or not executable",
                        "build it with `haec cc` (or smpicc) and give its path");
     p.app_path = fs::absolute(path).string();
+    checked_pmpi_binding(p.app_path); // a program built with haec cc whose calls would bypass the layer: refused
   }
   if (!o.replay.empty()) {
     p.trace = fs::absolute(o.replay).string();
@@ -252,7 +244,6 @@ Plan prepare(RunOptions& o)
   check_simgrid_settings(simgrid_settings(o));
   check_power_profiles(o, p.platform);
   check_routing(o, p.platform);
-  p.simgrid_lib = simgrid_library_dir(o.simgrid);
   p.allocator_lib = allocator_library(o.allocator, !p.trace.empty());
   p.counters    = checked_counters(o, p);
   check_rank_capacity(o.place.ranks, p.trace.empty());
@@ -276,7 +267,7 @@ core::RunDescription describe(const RunOptions& o, const Plan& p)
   d.platform = o.platform;
   d.ranks    = o.place.ranks;
   d.mode     = p.trace.empty() ? "emulation" : "replay";
-  d.simgrid_library = p.simgrid_lib.empty() ? "debian" : "patched: " + p.simgrid_lib;
+  d.simgrid_library = simgrid_description();
   d.allocator = p.allocator_lib.empty() ? "system" : "jemalloc: " + p.allocator_lib;
   if (p.trace.empty())
     d.program = o.app[0];
@@ -369,74 +360,33 @@ void add_simgrid_defaults(const RunOptions& o, std::vector<std::string>& argv)
   // smpirun's 1e-9 s lets a transfer end up to 1 ns early, and emulation and replay then drift
   // apart by up to 1e-5 relative; 1e-13 keeps every uncontended transfer within 1 ps of the model
   // and the two modes together (tests/integration/test_replay_parity_precision.sh), in every mode.
-  if (!cfg_sets(o, "surf/precision"))
-    argv.push_back("--cfg=surf/precision:1e-13");
+  if (!cfg_sets(o, "surf/precision") && !cfg_sets(o, "precision/timing")) // its two names (simgrid_compat.hpp)
+    argv.push_back(std::string("--cfg=") + simgrid_compat::kPrecisionTiming + ":1e-13");
   if (!cfg_sets(o, "smpi/host-speed"))
     argv.push_back("--cfg=smpi/host-speed:" + o.host_speed);
-}
-
-// A --cfg value the user gave, "" when not given.
-std::string cfg_value(const RunOptions& o, const std::string& key)
-{
-  for (auto const& kv : o.cfg)
-    if (kv.compare(0, key.size() + 1, key + ":") == 0)
-      return kv.substr(key.size() + 1);
-  return "";
-}
-
-// SMPI's default (dlopen) privatization binds each rank's copy of the program to its own
-// libraries first, so its MPI calls reach libhaec_pmpi. Under mmap or no privatization they
-// resolve to libsimgrid, which the simulator loaded first: the PMPI layer would be bypassed (no
-// regions, no MPI time, bursts' counters without their regions). Preloading it puts it first.
-bool links_pmpi(const Plan& p)
-{
-  if (p.app_path.empty())
-    return false;
-  const auto needed = elf_needed_libraries(p.app_path);
-  return std::find(needed.begin(), needed.end(), "libhaec_pmpi.so") != needed.end();
-}
-
-[[maybe_unused]] bool pmpi_needs_preload(const RunOptions& o, const Plan& p)
-{
-  const std::string privatization = cfg_value(o, "smpi/privatization");
-  if (privatization.empty())
-    return false;
-  for (const char* dlopen_value : {"dlopen", "yes", "1", "true", "on"})
-    if (privatization == dlopen_value)
-      return false;
-  return links_pmpi(p);
 }
 
 // Preload the suite into the simulator only (smpirun's -wrapper), not into the many small
 // programs the smpirun script runs: each of those would load libsimgrid too (measured: 0.26 s
 // per run).
-void add_preload(const RunOptions& o, const Plan& p, std::vector<std::string>& argv)
+void add_preload([[maybe_unused]] const RunOptions& o, const Plan& p, std::vector<std::string>& argv)
 {
   std::string preload = suite_library();
 #ifdef HAEC_SANITIZER_PRELOAD
   // ASan build (cmake/Sanitizers.cmake, docs/SANITIZERS.md): the simulator is not linked with
-  // ASan, so its runtime goes first; ASan aborts on SMPI's RTLD_DEEPBIND (dlopen) privatization,
-  // so use mmap, under which apps reach libhaec_pmpi only if preloaded; thread contexts spare ASan
-  // the stack switches it cannot follow.
-  if (links_pmpi(p)) // as without ASan: a program built without the PMPI layer stays without it
-    preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
+  // ASan, so its runtime goes first; ASan aborts on SimGrid 3.32's RTLD_DEEPBIND (dlopen)
+  // privatization, so use mmap; thread contexts spare ASan the stack switches it cannot follow.
   preload = std::string(HAEC_SANITIZER_PRELOAD) + ":" + preload;
   for (std::string kv : {"smpi/privatization:mmap", "contexts/factory:thread"})
     if (!cfg_sets(o, kv.substr(0, kv.find(':'))) && (p.trace.empty() || kv.rfind("smpi/privatization", 0) != 0))
       argv.insert(argv.begin() + 1, "--cfg=" + kv);
 #else
-  if (pmpi_needs_preload(o, p))
-    preload = pmpi_library_dir() + "/libhaec_pmpi.so:" + preload;
   if (!p.allocator_lib.empty()) // first, so that every malloc of the simulator is its
     preload = p.allocator_lib + ":" + preload;
 #endif
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old)
     preload += std::string(":") + old;
-  // The patched SimGrid goes before smpirun's library path (smpirun puts the system's first);
-  // env -S keeps the rest of that path (smpirun's temporary directory included).
   std::string wrapper = "env";
-  if (!p.simgrid_lib.empty())
-    wrapper += " -S LD_LIBRARY_PATH=" + p.simgrid_lib + ":${LD_LIBRARY_PATH}";
   if (!p.counters.empty()) // the PMPI layer counts these events per burst (pmpi/counting.hpp)
     wrapper += " HAEC_COUNTERS=" + p.counters;
   argv.insert(argv.begin() + 1, {"-wrapper", wrapper + " LD_PRELOAD=" + preload});
@@ -445,7 +395,7 @@ void add_preload(const RunOptions& o, const Plan& p, std::vector<std::string>& a
 std::vector<std::string> smpirun_argv(const RunOptions& o, const Plan& p, const std::string& platform_arg,
                                       const std::vector<std::string>& suite_cfg)
 {
-  std::vector<std::string> argv = {"smpirun", "-np", std::to_string(o.place.ranks), "-platform", platform_arg,
+  std::vector<std::string> argv = {simgrid_program("smpirun"), "-np", std::to_string(o.place.ranks), "-platform", platform_arg,
                                    "-hostfile", (p.out / "hostfile").string()};
   argv.insert(argv.end(), suite_cfg.begin(), suite_cfg.end());
   argv.push_back("--cfg=haec/out:" + p.out.string());
@@ -459,6 +409,7 @@ std::vector<std::string> smpirun_argv(const RunOptions& o, const Plan& p, const 
     argv.push_back("--cfg=smpi/privatization:no");
     argv.push_back("-replay");
     argv.push_back(p.trace);
+    argv.push_back(replay_program()); // SMPI's replay with the suite's hook (core/haec_replay_main.cpp)
   } else {
     argv.push_back(p.app_path);
     argv.insert(argv.end(), o.app.begin() + 1, o.app.end());

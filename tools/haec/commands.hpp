@@ -18,6 +18,7 @@ void add_trace_command(CLI::App& app);    // trace record|import|export|check
 void add_calibrate_command(CLI::App& app); // calibrate net|power (calibration/README.md)
 void add_settings_command(CLI::App& app);  // the haec settings table
 void add_campaign_command(CLI::App& app); // campaign run|report (tools/haec/campaign_*.cpp)
+std::string version_text();               // haec --version (version.cpp)
 
 // What `haec run ARGS` would run, checked by exactly haec run's own checks without touching the
 // disk (an existing --out is allowed). Throws InputError with haec run's one-line message.

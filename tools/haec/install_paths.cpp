@@ -1,10 +1,16 @@
 #include "install_paths.hpp"
+#include "simgrid_compat.hpp"
 
 #include <climits>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 namespace haec::cli {
+namespace {
+// Written by scripts/build-simgrid.sh into the prefix: its key, then "patch NAME sha256 ..." lines.
+constexpr const char* kSimgridBuildInfo = "share/haec-simgrid/build-info.txt";
+} // namespace
 
 std::string self_dir()
 {
@@ -31,14 +37,25 @@ std::string pmpi_library_dir()
   return lib_dir();
 }
 
-std::string checked_patched_simgrid()
+std::string replay_program()
 {
-  namespace fs    = std::filesystem;
-  const fs::path prefix = fs::weakly_canonical(fs::path(self_dir()) / ".." / "simgrid-prefix");
-  std::error_code ec;
-  if (fs::is_regular_file(prefix / "CHECKED", ec) && fs::is_regular_file(prefix / "lib" / "libsimgrid.so.3.32", ec))
-    return prefix.string();
-  return "";
+  return lib_dir() + "/haec-replay";
+}
+
+std::string simgrid_program(const std::string& name)
+{
+  return std::string(HAEC_SIMGRID_BINDIR) + "/" + name;
+}
+
+std::string simgrid_description()
+{
+  std::string patches;
+  std::ifstream info(std::string(HAEC_SIMGRID_PREFIX) + "/" + kSimgridBuildInfo);
+  for (std::string line; std::getline(info, line);)
+    if (line.rfind("patch ", 0) == 0)
+      patches += (patches.empty() ? "" : ", ") + line.substr(6, line.find(' ', 6) - 6);
+  return "SimGrid " + simgrid_compat::version_text() + " in " + HAEC_SIMGRID_PREFIX +
+         (patches.empty() ? ", stock" : ", patched: " + patches);
 }
 
 } // namespace haec::cli

@@ -35,6 +35,7 @@ int main(int argc, char** argv)
   haec::cli::add_calibrate_command(app);
   haec::cli::add_settings_command(app);
   haec::cli::add_campaign_command(app);
+  app.set_version_flag("--version", haec::cli::version_text, "Print haec's version, the SimGrid and the PAPI it uses");
   haec::cli::add_manual_footers(app);
   // haec-cc ARGS is haec cc ARGS: a link to haec named as a one-word compiler (cmd_compile.cpp).
   const std::string compiler = haec::cli::one_word_compiler(argv[0]);

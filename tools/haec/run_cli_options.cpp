@@ -76,10 +76,6 @@ void add_run_options(CLI::App* run, RunOptions& o)
   run->add_option("--host-speed", o.host_speed,
                   "Speed of this machine for emulation (smpi/host-speed): 1 s of real CPU counts as this many flops")
       ->capture_default_str();
-  run->add_option("--simgrid", o.simgrid,
-                  "SimGrid library: debian, patched (built by scripts/build-simgrid.sh: the same results, faster at "
-                  "scale) or auto (patched when built and checked)")
-      ->capture_default_str();
   run->add_option("--allocator", o.allocator,
                   "malloc of a replay's simulator: jemalloc (faster, the same results), system (glibc's) or auto "
                   "(jemalloc when installed; emulation always uses the system's)")

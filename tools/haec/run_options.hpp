@@ -38,7 +38,6 @@ struct RunOptions {
   bool keep_failed = false; // --keep-failed: a failed run keeps its directory, marked failed
   std::vector<std::string> cfg;
   std::string host_speed = "1Gf";
-  std::string simgrid    = "auto"; // --simgrid auto|debian|patched
   std::string allocator  = "auto"; // --allocator auto|system|jemalloc
   bool quiet             = false;
   std::string counters;            // --counters EVENT,...: PAPI events per computation burst (emulation)

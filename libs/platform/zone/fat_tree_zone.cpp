@@ -2,6 +2,7 @@
 #include "fat_tree.hpp"
 #include "host_setup.hpp"
 #include "input_error.hpp"
+#include "simgrid_compat.hpp"
 #include "units.hpp"
 
 #include <simgrid/s4u/Engine.hpp>
@@ -61,29 +62,31 @@ void build_fat_tree(const Topology& topo, const BuildHooks& hooks)
   built = true;
 
   const HostSettings settings(spec.node);
-  auto netpoint = [&](sg4::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
+  auto leaf = [&](sg4::NetZone* zone, unsigned long id) {
     const auto node = static_cast<uint32_t>(id);
-    sg4::Host* host = zone->create_host(topo.host_name(node), spec.node.speeds);
+    sg4::Host* host = simgrid_compat::zone_add_host(*zone, topo.host_name(node), spec.node.speeds);
     configure_host(*host, settings, topo, node);
     if (hooks.host)
       hooks.host(*host, node);
-    return std::make_pair(host->get_netpoint(), static_cast<simgrid::kernel::routing::NetPoint*>(nullptr));
+    return host;
   };
-  auto loopback = [&](sg4::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
-    sg4::Link* lo = zone->create_link(topo.loopback_name(static_cast<uint32_t>(id)), {spec.loopback_bandwidth});
+  auto loopback = [&](sg4::NetZone* zone, unsigned long id) {
+    sg4::Link* lo =
+        simgrid_compat::zone_add_link(*zone, topo.loopback_name(static_cast<uint32_t>(id)), {spec.loopback_bandwidth});
     lo->set_latency(spec.loopback_latency);
     lo->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
     lo->set_property("haec:type", "loopback");
     return lo;
   };
-  std::vector<unsigned int> down(spec.fat_tree.down.begin(), spec.fat_tree.down.end());
-  std::vector<unsigned int> up(spec.fat_tree.up.begin(), spec.fat_tree.up.end());
-  std::vector<unsigned int> parallel(spec.fat_tree.parallel.begin(), spec.fat_tree.parallel.end());
-  const sg4::FatTreeParams params(static_cast<unsigned>(spec.fat_tree.levels), down, up, parallel);
   const LinkType& type = spec.link_types.at(0);
-  auto* root           = sg4::Engine::get_instance()->get_netzone_root();
-  sg4::NetZone* zone   = sg4::create_fatTree_zone("haec-fat-tree", root, params, {netpoint, loopback, {}},
-                                                  type.bandwidth, type.latency, sg4::Link::SharingPolicy::SPLITDUPLEX);
+  const simgrid_compat::FatTreeShape shape{static_cast<unsigned>(spec.fat_tree.levels),
+                                           {spec.fat_tree.down.begin(), spec.fat_tree.down.end()},
+                                           {spec.fat_tree.up.begin(), spec.fat_tree.up.end()},
+                                           {spec.fat_tree.parallel.begin(), spec.fat_tree.parallel.end()},
+                                           type.bandwidth,
+                                           type.latency,
+                                           sg4::Link::SharingPolicy::SPLITDUPLEX};
+  sg4::NetZone* zone = simgrid_compat::add_fat_tree_zone("haec-fat-tree", shape, leaf, loopback);
   configure_cables(topo);
   zone->seal();
 }

@@ -6,6 +6,7 @@
 #include "host_setup.hpp"
 #include "input_error.hpp"
 #include "message_router.hpp"
+#include "simgrid_compat.hpp"
 #include "units.hpp"
 
 #include <simgrid/kernel/routing/NetPoint.hpp>
@@ -128,14 +129,14 @@ void HaecZone::build(const BuildHooks& hooks)
   loopback_.reserve(n);
   const HostSettings settings(spec.node);
   for (uint32_t node = 0; node < n; ++node) {
-    sg::s4u::Host* host = create_host(topo_.host_name(node), spec.node.speeds);
+    sg::s4u::Host* host = simgrid_compat::zone_add_host(*this, topo_.host_name(node), spec.node.speeds);
     configure_host(*host, settings, topo_, node);
     const unsigned long v = host->get_netpoint()->id();
     if (v >= vertex_node_.size())
       vertex_node_.resize(v + 1, UINT32_MAX);
     vertex_node_[v] = node;
 
-    Link* lo = create_link(topo_.loopback_name(node), {spec.loopback_bandwidth});
+    Link* lo = simgrid_compat::zone_add_link(*this, topo_.loopback_name(node), {spec.loopback_bandwidth});
     lo->set_latency(spec.loopback_latency);
     lo->set_sharing_policy(Link::SharingPolicy::FATPIPE);
     lo->set_property("haec:type", "loopback");
@@ -154,7 +155,7 @@ void HaecZone::build(const BuildHooks& hooks)
   }();
   for (uint32_t id = 0; id < links.size(); ++id) {
     const LinkType& type = spec.link_types[links[id].type];
-    Link* link           = create_link(topo_.link_name(id), {type.bandwidth});
+    Link* link = simgrid_compat::zone_add_link(*this, topo_.link_name(id), {type.bandwidth});
     link->set_latency(type.latency);
     link->set_sharing_policy(Link::SharingPolicy::SHARED);
     link->set_property("haec:type", type.name);

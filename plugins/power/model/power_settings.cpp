@@ -36,9 +36,6 @@ void configure_counters(const settings::Values& v, PowerConfig& c)
   if (c.workloads)
     throw InputError(what, "cannot be combined with workload phases (--workloads)",
                      "the counters price each computation; drop one of them");
-  if (v.text("haec/replay/reader") == "simgrid")
-    throw InputError(what, "cannot read counters with haec/replay/reader:simgrid (it drops the annotations)",
-                     "use the default reader (haec)");
   c.counters      = CounterCoefficients::parse(read_file(file, v.what("haec/power/counter-coefficients")), file);
   c.counters_file = file;
 }

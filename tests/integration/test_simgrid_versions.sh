@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The same runs on the two SimGrids the suite supports: the default build (build/, SimGrid 4.1 of
+# scripts/build-simgrid.sh) and the build against the system's SimGrid (build-simgrid-system/,
+# Debian 12's 3.32; scripts/test.sh builds both, in that order). Every result file and every
+# summary.json figure must be the same, bit for bit, but the SimGrid's own description: makespans,
+# energies, transfers, routes. Runs: replays of the LU-like trace of bench/scale (64 ranks) on a
+# torus with DOR and power, with SMPI's own network model and no link model, on an XML cluster,
+# and on a fat tree; an emulation of lu_like without measured computation (PNC). Also: each build
+# runs its own SimGrid (haec --version), and the simulator loads that library. Skipped (exit 77)
+# unless both builds exist. Differences between the versions are explained in the SimGrid page of
+# the manual (docs/incoming/port41-simgrid.md).
+source "$(dirname "$0")/common.sh"
+default="$source_dir/build" system="$source_dir/build-simgrid-system"
+for b in "$default" "$system"; do
+  [ -x "$b/bin/haec" ] || { echo "no $b/bin/haec: both builds are needed (scripts/test.sh)"; exit 77; }
+done
+"$default/bin/haec" --version > default.version
+"$system/bin/haec" --version > system.version
+sed -n 2p default.version; sed -n 2p system.version
+[ "$(sed -n 2p default.version | cut -d' ' -f2)" != "$(sed -n 2p system.version | cut -d' ' -f2)" ] \
+  || { echo "both builds run the same SimGrid version: nothing to compare"; exit 77; }
+/usr/bin/python3 "$source_dir/bench/scale/gen_lu_trace.py" --ranks 64 --iterations 2 --out lu > /dev/null
+cat > cluster.xml <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <cluster id="c" prefix="h" suffix="" radical="0-15" speed="1Gf" core="4" bw="1.25GBps" lat="1.5us"
+             loopback_bw="100GBps" loopback_lat="10ns"/>
+  </zone>
+</platform>
+XML
+for ((i = 0; i < 16; i++)); do echo "h$i:4"; done > cluster.hosts
+
+run_both() { # NAME haec-run-arguments...: the run in each build, into NAME-default and NAME-system
+  local name=$1; shift
+  for side in default system; do
+    local b="$default"; [ "$side" = system ] && b="$system"
+    "$b/bin/haec" run "$@" --out "$name-$side" -q || fail "$name: the run failed on the $side build"
+  done
+}
+same() { # NAME: every result file and summary figure equal, but the SimGrid's description
+  local name=$1
+  for f in "$name-default"/*.csv; do
+    cmp -s "$f" "$name-system/$(basename "$f")" || fail "$name: $(basename "$f") differs between the two SimGrids"
+  done
+  /usr/bin/python3 - "$name-default" "$name-system" <<'PY' || fail "$name: summary.json differs"
+import json, sys
+a, b = (json.load(open(f"{d}/summary.json")) for d in sys.argv[1:3])
+for k in ("simgrid_library", "simgrid_version"):
+    assert a.pop(k) != b.pop(k), k
+diff = [k for k in a if a[k] != b.get(k)]
+assert not diff, [(k, a[k], b.get(k)) for k in diff]
+energy = f", energy {a['energy_j']} J" if "energy_j" in a else ""
+print(f"  {sys.argv[1][:-8]}: identical, makespan {a['makespan_s']!r} s{energy}, {a['messages']} transfers")
+PY
+}
+
+run_both torus-dor-power --platform torus:4x4x4 --link dor --power --messages --replay lu/lu.txt
+same torus-dor-power
+run_both torus-smpi --platform torus:4x4x4 --messages --replay lu/lu.txt
+same torus-smpi
+run_both cluster --platform cluster.xml --hostfile cluster.hosts --messages --replay lu/lu.txt
+same cluster
+run_both fat-tree --platform 'fat-tree:2;4,4;1,2;1,1' --messages --replay lu/lu.txt --oversubscribe
+same fat-tree
+run_both emulation --platform torus:2x2x2 --link pnc --messages -np 16 --cfg smpi/simulate-computation:no \
+  -- "$build/bin/lu_like" 3
+same emulation
+
+# Each simulator loads the library of its build's SimGrid (the dynamic loader says which file).
+for side in default system; do
+  lib=$(sed -n 's/.* in \([^,]*\),.*/\1/p' "$side.version" | head -1)
+  cmd=$(sed "s#LD_PRELOAD=#LD_DEBUG=libs LD_PRELOAD=#; s#haec/out:[^ ']*#haec/out:$work/debug-$side#" torus-smpi-$side/command.txt)
+  mkdir "debug-$side"
+  eval "$cmd" > "debug-$side.log" 2>&1 || true
+  loaded=$(grep -o "calling init: [^ ]*libsimgrid.so[^ ]*" "debug-$side.log" | head -1 | cut -d' ' -f3)
+  case "$loaded" in "$lib"/*) echo "  $side: the simulator loaded $loaded";; *) fail "$side: the simulator loaded '$loaded', not its SimGrid's ($lib)";; esac
+done
+echo PASS
