@@ -11,9 +11,9 @@ Three comparisons, each against SimGrid alone in the same run:
   (c) haec run --link dor --power --governor ondemand        vs plain smpirun          target <= 1.05
 The baseline of (b) and (c) is the smpirun command haec wrote into command.txt, without the suite
 (its -wrapper preloads, jemalloc's in a replay included, and its haec/ settings): the same SimGrid
-settings and library, so the ratio is what haec run costs against plain smpirun (haec run uses
-Debian's library here, --simgrid debian; in replay its command, and so the baseline, has
-smpi/privatization:no). Each comparison runs --pairs alternated pairs (the order
+settings and library, so the ratio is what haec run costs against plain smpirun (the SimGrid of
+the build: its smpirun, named in the build's CMake cache; in replay haec's command, and so the
+baseline, has smpi/privatization:no and haec's replayer, which replays as SimGrid's own). Each comparison runs --pairs alternated pairs (the order
 flips every pair); reported: median CPU time (user + system of the whole process tree) and wall
 time of each side, and the median of the per-pair ratios. --callgrind adds instruction counts
 (repeatable on a busy machine) of the `haec run` process alone and of the simulator with and
@@ -90,6 +90,8 @@ def without_suite(command_txt):
 class Bench:
     def __init__(self, build, work, iterations):
         self.build, self.work, self.iterations = build, work, iterations
+        self.smpirun = next((line.split("=", 1)[1].strip() for line in open(os.path.join(build, "CMakeCache.txt"))
+                             if line.startswith("SMPIRUN:FILEPATH=")), "smpirun")
         self.haec = os.path.join(build, "bin", "haec")
         self.suite = os.path.join(build, "lib", "libhaec_suite.so")
         self.app = os.path.join(build, "bin", "lu_like")
@@ -106,7 +108,7 @@ class Bench:
         open(self.hosts, "w").write("".join(f"h{i}\n" for i in range(RANKS)))
         shutil.rmtree(os.path.join(self.work, "trace"), ignore_errors=True)
         os.makedirs(os.path.join(self.work, "trace"))
-        run(["smpirun", "-np", str(RANKS), "-platform", self.xml, "-hostfile", self.hosts, "-trace-ti",
+        run([self.smpirun, "-np", str(RANKS), "-platform", self.xml, "-hostfile", self.hosts, "-trace-ti",
              f"--cfg=tracing/filename:{self.trace}", "--cfg=smpi/host-speed:1Gf", self.app, str(self.iterations)],
             os.path.join(self.work, "record.log"))
 
@@ -115,14 +117,14 @@ class Bench:
 
     def haec_run(self, mode, flags, out):
         argv = [self.haec, "run", "--platform", self.xml, "--hostfile", self.hosts, "-np", str(RANKS), "--out", out,
-                "--force", "-q", "--simgrid", "debian"] + flags
+                "--force", "-q"] + flags
         return argv + (["--replay", self.trace] if mode == "replay" else ["--", self.app, str(self.iterations)])
 
     def commands(self, mode, which):
         """(baseline argv, candidate argv) of comparison `which` in `mode`."""
         out = os.path.join(self.work, f"out-{mode}-{which}")
         if which == "a":
-            plain = ["smpirun", "-np", str(RANKS), "-platform", self.xml, "-hostfile", self.hosts,
+            plain = [self.smpirun, "-np", str(RANKS), "-platform", self.xml, "-hostfile", self.hosts,
                      "--cfg=smpi/host-speed:1Gf"] + self.workload(mode)
             return plain, plain[:1] + ["-wrapper", f"env LD_PRELOAD={self.suite}"] + plain[1:]
         flags = ["--link", "none"] if which == "b" else ["--link", "dor", "--power", "--governor", "ondemand"]

@@ -58,7 +58,9 @@ else
 fi
 patches=("$here"/third_party_patches/simgrid-4.1/*.patch)
 [ -e "${patches[0]}" ] || patches=()
-key="simgrid 4.1 ($archive_sha); patches $( (cat /dev/null "${patches[@]}") | sha256sum | cut -c1-16); script $(sha256sum < "$0" | cut -c1-16)"
+# The key of a build: the archive, the patches' changes (their explanatory headers aside) and this script.
+changes() { for p in "${patches[@]}"; do sed -n '/^diff --git/,$p' "$p"; done; }
+key="simgrid 4.1 ($archive_sha); patches $(changes | sha256sum | cut -c1-16); script $(sha256sum < "$0" | cut -c1-16)"
 if [ -f "$prefix/$info" ] && [ "$(head -1 "$prefix/$info")" = "$key" ]; then
   say "up to date ($prefix)"; exit 0
 fi

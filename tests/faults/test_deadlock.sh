@@ -57,7 +57,7 @@ run_expect 4 "^haec: deadlock: rank 0 waits in recv from 63 tag 7 \(ring0.txt:2\
 printf 'node-0\nnode-1\n' > hosts
 mkdir -p direct
 smpirun -wrapper "env LD_PRELOAD=$BUILD/lib/libhaec_suite.so" -np 2 -platform "$BUILD/lib/libhaec_suite.so" \
-  -hostfile hosts --cfg=haec/platform:"$TMP/p.json" --cfg=haec/out:"$TMP/direct" -replay dl.trace > direct.out 2> direct.err
+  -hostfile hosts --cfg=haec/platform:"$TMP/p.json" --cfg=haec/out:"$TMP/direct" -replay dl.trace "$BUILD/lib/haec-replay" > direct.out 2> direct.err
 status=$?
 [[ $status == 4 ]] || { cat direct.err >&2; fail "direct smpirun replay deadlock: exit $status, want 4"; }
 grep -q "^haec: deadlock: rank 0 waits in MPI_Recv from 1 tag 0; rank 1 waits in MPI_Recv from 0 tag 0$" direct.err ||
@@ -66,7 +66,7 @@ grep -q '"status": "failed"' direct/summary.json || fail "direct smpirun: summar
 rm -rf direct; mkdir direct
 for r in $(seq 0 31); do printf 'node-0\nnode-1\n'; done > hosts64
 smpirun -wrapper "env LD_PRELOAD=$BUILD/lib/libhaec_suite.so" -np 64 -platform "$BUILD/lib/libhaec_suite.so" \
-  -hostfile hosts64 --cfg=haec/platform:"$TMP/p.json" --cfg=haec/out:"$TMP/direct" -replay ring.trace > direct.out 2> direct.err
+  -hostfile hosts64 --cfg=haec/platform:"$TMP/p.json" --cfg=haec/out:"$TMP/direct" -replay ring.trace "$BUILD/lib/haec-replay" > direct.out 2> direct.err
 [[ $? == 4 ]] || { cat direct.err >&2; fail "direct 64-rank replay deadlock: not exit 4"; }
 line=$(grep "^haec: deadlock:" direct.err)
 [[ $line =~ ^"haec: deadlock: rank 0 waits in MPI_Recv from 63 tag 7; rank 1 waits in MPI_Recv from 0 tag 7; ".*"more blocked ranks"$ ]] ||

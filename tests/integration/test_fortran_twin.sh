@@ -61,8 +61,8 @@ $py -c 'import sys; e,r,c=map(float,sys.argv[1:]); sys.exit(0 if abs(e-r) <= 1e-
   fail "replay: Fortran emulation $e s, Fortran replay $r s, C replay $rc s"
 echo "traces identical; replay $r s, emulation $e s"
 
-# Every Fortran entry point in three manglings.
-syms=$(nm -D --defined-only "$build/lib/libhaec_pmpi.so" | awk '{print $3}')
+# Every Fortran entry point in three manglings, in the program (local: linked in by haec fc).
+syms=$(nm --defined-only "$build/bin/ring_allreduce_f" | awk '$2 == "t" {print $3}')
 n=0
 for s in $(grep -E '^mpi_[a-z_]+[a-z]_$' <<< "$syms"); do
   base=${s%_}

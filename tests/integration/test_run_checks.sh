@@ -62,7 +62,7 @@ printf 'h0\nh1\n' > two.hosts
 mkdir short
 set +e
 smpirun -wrapper "env LD_PRELOAD=$build/lib/libhaec_suite.so" -np 2 -platform two.xml -hostfile two.hosts \
-  --log=root.thresh:warning --cfg=haec/out:short -replay short.trace > short.out 2> short.err
+  --log=root.thresh:warning --cfg=haec/out:short -replay short.trace "$build/lib/haec-replay" > short.out 2> short.err
 rc=$?
 set -e
 [ $rc -eq 3 ] || fail "unreceived message: exit $rc: $(cat short.err)"

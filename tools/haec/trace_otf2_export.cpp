@@ -465,11 +465,10 @@ std::string replayed_trace(const fs::path& dir)
   const size_t at        = text.find(" -replay ");
   if (at == std::string::npos)
     return "";
-  std::string path = text.substr(at + 9);
-  path             = path.substr(0, path.find('\n'));
-  if (!path.empty() && path[0] == '\'') // shell-quoted by haec run
-    path = path.substr(1, path.find('\'', 1) - 1);
-  return path;
+  std::string path = text.substr(at + 9); // the trace, then our replayer and the rest of the line
+  if (!path.empty() && path[0] == '\'')  // shell-quoted by haec run
+    return path.substr(1, path.find('\'', 1) - 1);
+  return path.substr(0, path.find_first_of(" \n"));
 }
 
 // A replay's trace, joined to its events: every call carries its TI lines, so nothing is lost.
