@@ -45,4 +45,6 @@ if(HAEC_SANITIZER_RUNTIME)
   target_compile_definitions(haec_asan_smpirun PRIVATE
     HAEC_SMPIRUN_ASAN_SCRIPT="${PROJECT_SOURCE_DIR}/tests/sanitizers/smpirun-asan.sh")
   # (HAEC_SANITIZER_PRELOAD, the runtime's path, reaches it through add_compile_definitions above.)
+  # Tests find it before SimGrid's smpirun, which it runs (tests get SimGrid's bin/ first in PATH).
+  list(APPEND HAEC_TEST_PATH "PATH=path_list_prepend:${CMAKE_BINARY_DIR}/sanitizers")
 endif()

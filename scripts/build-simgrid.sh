@@ -7,6 +7,7 @@
 # builds nothing.
 #
 #   scripts/build-simgrid.sh [PREFIX]      default: build/simgrid-prefix of the repository
+#   scripts/build-simgrid.sh --check-archive ARCHIVE   only verify ARCHIVE (exit 0: it is v4.1)
 #
 # The source, verified before use:
 #   1. $HAEC_SIMGRID_ARCHIVE, else
@@ -25,6 +26,8 @@
 # sthread and documentation off; `make install` of what remains.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
+check_only=""
+[ "${1:-}" = --check-archive ] && { check_only="${2:?usage: build-simgrid.sh --check-archive ARCHIVE}"; shift 2; }
 prefix="${1:-$here/build/simgrid-prefix}"
 mkdir -p "$(dirname "$prefix")"
 prefix="$(cd "$(dirname "$prefix")" && pwd)/$(basename "$prefix")"
@@ -45,6 +48,19 @@ fi
 
 # The sha256 of the sorted list of the files of the tree in $1, docs/ aside.
 manifest() { (cd "$1" && find . -type f ! -path './docs/*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-64; }
+# Whether archive $1 (sha256 $2) is SimGrid 4.1's source, unpacked into directory $3: "" or why not.
+verify() {
+  tar -xzf "$1" -C "$3" --strip-components=1 2> /dev/null || { echo "cannot be unpacked (not a .tar.gz)"; return; }
+  [ "$2" = "$kArchiveSha256" ] && return
+  local got; got=$(manifest "$3")
+  [ "$got" = "$kSourceManifest" ] || echo "is not SimGrid 4.1's source (its files' manifest is ${got:0:16}...)"
+}
+if [ -n "$check_only" ]; then
+  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+  why=$(verify "$check_only" "$(sha256sum < "$check_only" | cut -c1-64)" "$tmp")
+  [ -z "$why" ] || { echo "build-simgrid: $check_only $why" >&2; exit 1; }
+  say "$check_only: SimGrid 4.1's source"; exit 0
+fi
 
 # 1. The archive: where it is, and what it is.
 archive="${HAEC_SIMGRID_ARCHIVE:-}"
@@ -75,12 +91,9 @@ if [ "$archive_sha" = download ]; then
   [ -n "$archive" ] || fail "no SimGrid 4.1 archive: none at ../shared/simgrid/, HAEC_SIMGRID_ARCHIVE unset, and no download worked"
   archive_sha=$(sha256sum < "$archive" | cut -c1-64)
 fi
-tar -xzf "$archive" -C "$work/src" --strip-components=1 || fail "cannot unpack $archive"
 src="$work/src"
-if [ "$archive_sha" != "$kArchiveSha256" ]; then
-  got=$(manifest "$src")
-  [ "$got" = "$kSourceManifest" ] || fail "$archive is not SimGrid 4.1's source (its files' manifest is $got)"
-fi
+why=$(verify "$archive" "$archive_sha" "$src")
+[ -z "$why" ] || fail "$archive $why"
 say "source verified: $archive"
 
 # 2. Our patches, in lexical order.

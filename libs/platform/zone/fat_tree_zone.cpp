@@ -87,8 +87,8 @@ void build_fat_tree(const Topology& topo, const BuildHooks& hooks)
                                            type.latency,
                                            sg4::Link::SharingPolicy::SPLITDUPLEX};
   sg4::NetZone* zone = simgrid_compat::add_fat_tree_zone("haec-fat-tree", shape, leaf, loopback);
+  zone->seal(); // SimGrid 4 makes the leaves and cables only now (3.32 when the zone was created)
   configure_cables(topo);
-  zone->seal();
 }
 
 } // namespace haec::platform
