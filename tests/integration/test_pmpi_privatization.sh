@@ -118,4 +118,18 @@ CPP
   run cxx-dlopen "$TMP/pingpong_cxx"
   run cxx-mmap "$TMP/pingpong_cxx" --cfg=smpi/privatization:mmap
 fi
+# Linked the old way (libhaec_pmpi.so needed, MPI_Send taken from SimGrid): haec run refuses it,
+# one line, exit 2, rather than run it without the layer (SimGrid 4.1 would bind its calls to
+# libsimgrid; 3.32 only under dlopen privatization).
+smpicc -O1 -o "$TMP/old_style" "$(dirname "$0")/../../apps/pingpong.c" -L"$BUILD/lib" -Wl,--no-as-needed -lhaec_pmpi \
+  -Wl,-rpath,"$BUILD/lib" 2> "$TMP/old_style.log" || { cat "$TMP/old_style.log" >&2; fail "smpicc old-style program"; }
+set +e
+"$BUILD/bin/haec" run --platform cluster:2 -np 2 --out "$TMP/old-out" -- "$TMP/old_style" 8 1 > /dev/null 2> "$TMP/old.err"
+status=$?
+set -e
+[[ $status == 2 ]] || fail "old-style program: exit $status: $(cat "$TMP/old.err")"
+[[ $(grep -c . "$TMP/old.err") == 1 ]] && grep -q "its MPI calls would bypass the haec PMPI layer (it takes MPI_" "$TMP/old.err" ||
+  fail "old-style program: $(cat "$TMP/old.err")"
+[[ ! -e $TMP/old-out ]] || fail "old-style program: results written"
+echo "ok: old-style program refused: $(cat "$TMP/old.err")"
 echo PASS
