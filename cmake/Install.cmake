@@ -1,7 +1,9 @@
 # `cmake --install build --prefix P`: the layout of the build tree, under P (the tool finds its
 # siblings relative to its own location, tools/haec/install_paths.cpp):
 #   P/bin/               haec, haec-cc, haec-cxx, haec-f77, haec-fc (links to haec), haec-simgrid-probe
-#   P/lib/               libhaec_suite.so, libhaec_pmpi.so; pkgconfig/haec-smpi.pc; cmake/haec-smpi/
+#   P/lib/               libhaec_suite.so, libhaec_pmpi.so, libhaec_pmpi_entry.a (the entry points haec-cc
+#                        links into programs), haec-replay (the trace replayer); pkgconfig/haec-smpi.pc;
+#                        cmake/haec-smpi/
 #   P/share/haec/        what haec runs (campaign report, calibration plots), result scripts,
 #                        ready platform files, example campaigns
 #   P/share/man/man1/    haec.1, haec-run.1, ... (from the command tree, tools/haec/man_pages.py)
@@ -15,12 +17,14 @@ set(HAEC_INSTALL_CMAKEDIR lib/cmake/haec-smpi)
 # Installed binaries: our own libraries next to them, SimGrid's (and any other dependency outside
 # the system's directories) where the build found them.
 set_target_properties(haec haec-simgrid-probe PROPERTIES INSTALL_RPATH "$ORIGIN/../lib" INSTALL_RPATH_USE_LINK_PATH ON)
-set_target_properties(haec_suite haec_pmpi PROPERTIES INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
+set_target_properties(haec_suite haec_pmpi haec_replay PROPERTIES INSTALL_RPATH "$ORIGIN" INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(haec_suite PROPERTIES EXPORT_NAME suite)
 set_target_properties(haec_pmpi PROPERTIES EXPORT_NAME pmpi)
 
 install(TARGETS haec haec-simgrid-probe EXPORT haec-smpi-targets RUNTIME DESTINATION bin)
 install(TARGETS haec_suite haec_pmpi EXPORT haec-smpi-targets LIBRARY DESTINATION lib)
+install(TARGETS haec_pmpi_entry ARCHIVE DESTINATION lib)
+install(TARGETS haec_replay LIBRARY DESTINATION lib)
 foreach(link ${HAEC_COMPILER_LINKS})
   install(CODE "file(CREATE_LINK haec \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/${link}\" SYMBOLIC)
                 message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/${link} -> haec\")")

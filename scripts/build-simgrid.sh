@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds SimGrid 4.1 with haec-smpi's patches (third_party_patches/simgrid-4.1/*.patch, applied in
 # lexical order with patch -p1) and installs it into PREFIX: headers, libsimgrid,
-# smpicc/smpicxx/smpiff/smpirun and simgrid.pc. Every build of the suite (build/, build-asan/,
-# build-fuzz/) is configured against build/simgrid-prefix by default (CMakeLists.txt); with
-# HAEC_SIMGRID=system it uses the system's SimGrid (Debian 12: 3.32) as it is, and this script
-# builds nothing.
+# smpicc/smpicxx/smpiff/smpirun and simgrid.pc. A build of the suite uses it when configured with
+# HAEC_SIMGRID=4.1 (scripts/build.sh runs this script then; scripts/test-simgrid41.sh builds and
+# tests the suite against it); by default the suite uses the system's SimGrid (Debian 12: 3.32)
+# as it is, and with HAEC_SIMGRID=system this script builds nothing.
 #
 #   scripts/build-simgrid.sh [PREFIX]      default: build/simgrid-prefix of the repository
 #   scripts/build-simgrid.sh --check-archive ARCHIVE   only verify ARCHIVE (exit 0: it is v4.1)
@@ -21,7 +21,7 @@
 #
 # Skipped (exit 0) when the prefix holds a build of the same source, patches and script. Any
 # failure leaves no prefix behind, prints why, and exits 1. Build choices (measured, see
-# docs/incoming/port41-simgrid.md): SimGrid's own optimisation (-O3), no LTO and no debug
+# docs/incoming/port41-simgrid-versions.md): SimGrid's own optimisation (-O3), no LTO and no debug
 # information (-g0: the library only), SMPI and Fortran on; Java, Python, ns-3, model checking,
 # sthread and documentation off; `make install` of what remains.
 set -euo pipefail

@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# The same runs on the two SimGrids the suite supports: the default build (build/, SimGrid 4.1 of
-# scripts/build-simgrid.sh) and the build against the system's SimGrid (build-simgrid-system/,
-# Debian 12's 3.32; scripts/test.sh builds both, in that order). Every result file and every
-# summary.json figure must be the same, bit for bit, but the SimGrid's own description: makespans,
-# energies, transfers, routes. Runs: replays of the LU-like trace of bench/scale (64 ranks) on a
-# torus with DOR and power, with SMPI's own network model and no link model, on an XML cluster,
-# and on a fat tree; an emulation of lu_like without measured computation (PNC). Also: each build
-# runs its own SimGrid (haec --version), and the simulator loads that library. Skipped (exit 77)
-# unless both builds exist. Differences between the versions are explained in the SimGrid page of
-# the manual (docs/incoming/port41-simgrid.md).
+# The same runs on two SimGrid versions: this build and another build of the same source tree
+# against another SimGrid version (the first build*/ directory beside it whose SimGrid version differs:
+# scripts/build.sh makes build/, scripts/test-simgrid41.sh build-simgrid41/). Every result
+# file and every summary.json figure must be the same, bit for bit, but the SimGrid's own
+# description: makespans, energies, transfers, routes. Runs: replays of the LU-like trace of
+# bench/scale (64 ranks) on a torus with DOR and power, with SMPI's own network model and no link
+# model, on an XML cluster, and on a fat tree; an emulation of lu_like without measured computation
+# (PNC). Also: each build runs its own SimGrid (haec --version), and the simulator loads that
+# library. Skipped (exit 77) unless such a second build exists. Differences between the versions
+# are explained in the SimGrid page of the manual (docs/incoming/port41-simgrid-versions.md).
 source "$(dirname "$0")/common.sh"
-default="$source_dir/build" system="$source_dir/build-simgrid-system"
-for b in "$default" "$system"; do
-  [ -x "$b/bin/haec" ] || { echo "no $b/bin/haec: both builds are needed (scripts/test.sh)"; exit 77; }
-done
+default="$build" system=""
 "$default/bin/haec" --version > default.version
+mine=$(sed -n 2p default.version | cut -d' ' -f2)
+for b in "$source_dir"/build*/; do
+  b=${b%/}
+  [ -x "$b/bin/haec" ] && [ "$(cd "$b" && pwd -P)" != "$(cd "$build" && pwd -P)" ] || continue
+  [ "$("$b/bin/haec" --version | sed -n 2p | cut -d' ' -f2)" != "$mine" ] && { system="$b"; break; }
+done
+[ -n "$system" ] || { echo "no build against another SimGrid version than $mine beside $build (scripts/test-simgrid41.sh)"; exit 77; }
 "$system/bin/haec" --version > system.version
-sed -n 2p default.version; sed -n 2p system.version
-[ "$(sed -n 2p default.version | cut -d' ' -f2)" != "$(sed -n 2p system.version | cut -d' ' -f2)" ] \
-  || { echo "both builds run the same SimGrid version: nothing to compare"; exit 77; }
+echo "this build: $(sed -n 2p default.version)"; echo "the other: $(sed -n 2p system.version) ($system)"
 /usr/bin/python3 "$source_dir/bench/scale/gen_lu_trace.py" --ranks 64 --iterations 2 --out lu > /dev/null
 cat > cluster.xml <<'XML'
 <?xml version='1.0'?>
@@ -32,17 +34,17 @@ cat > cluster.xml <<'XML'
 XML
 for ((i = 0; i < 16; i++)); do echo "h$i:4"; done > cluster.hosts
 
-run_both() { # NAME haec-run-arguments...: the run in each build, into NAME-default and NAME-system
+run_both() { # NAME haec-run-arguments... (@BUILD@: the build's directory): the run in each build, into NAME-default (this one) and NAME-system (the other)
   local name=$1; shift
   for side in default system; do
     local b="$default"; [ "$side" = system ] && b="$system"
-    "$b/bin/haec" run "$@" --out "$name-$side" -q || fail "$name: the run failed on the $side build"
+    "$b/bin/haec" run "${@//@BUILD@/$b}" --out "$name-$side" -q || fail "$name: the run failed on the $side build"
   done
 }
 same() { # NAME: every result file and summary figure equal, but the SimGrid's description
   local name=$1
   for f in "$name-default"/*.csv; do
-    cmp -s "$f" "$name-system/$(basename "$f")" || fail "$name: $(basename "$f") differs between the two SimGrids"
+    cmp -s "$f" "$name-system/$(basename "$f")" || fail "$name: $(basename "$f") differs between SimGrid $mine and the other"
   done
   /usr/bin/python3 - "$name-default" "$name-system" <<'PY' || fail "$name: summary.json differs"
 import json, sys
@@ -65,7 +67,7 @@ same cluster
 run_both fat-tree --platform 'fat-tree:2;4,4;1,2;1,1' --messages --replay lu/lu.txt --oversubscribe
 same fat-tree
 run_both emulation --platform torus:2x2x2 --link pnc --messages -np 16 --cfg smpi/simulate-computation:no \
-  -- "$build/bin/lu_like" 3
+  -- @BUILD@/bin/lu_like 3 # each build's own program (built by its SimGrid's smpicc)
 same emulation
 
 # Each simulator loads the library of its build's SimGrid (the dynamic loader says which file).
