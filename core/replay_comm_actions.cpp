@@ -19,6 +19,7 @@
 // While a rank makes a communicator, SMPI's broadcast is therefore wrapped: it still runs (and is
 // timed), then the root's id is copied to the members through this process's memory (as
 // replay_rma_actions.cpp does for the addresses a window's allgather exchanges).
+#include "core_parts.hpp"
 #include "replay_state.hpp"
 
 #include <simgrid/s4u/Actor.hpp>

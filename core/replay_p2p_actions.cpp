@@ -5,6 +5,7 @@
 // detaches a buffered send whatever its size and never a synchronous one, unlike its send/isend:
 // the replay makes the program's call. MPI_Bsend needs an attached buffer large enough for the
 // message (SMPI checks the size, never uses it): each rank attaches one, grown as needed.
+#include "core_parts.hpp"
 #include "replay_state.hpp"
 
 #include <simgrid/s4u/Actor.hpp>

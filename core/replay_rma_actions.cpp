@@ -10,6 +10,7 @@
 // MPI_Op::apply all skip it), so only the sizes matter; windows are declared with their recorded
 // size (dynamic windows attach it). Also registered: SimGrid's tracer's one-sided actions
 // (Win_lock, ...), which stop the replay with one clear line instead of "action Win_lock is unknown".
+#include "core_parts.hpp"
 #include "replay_state.hpp"
 
 #include <smpi/mpi.h>
