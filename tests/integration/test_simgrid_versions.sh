@@ -8,7 +8,7 @@
 # model, on an XML cluster, and on a fat tree; an emulation of lu_like without measured computation
 # (PNC). Also: each build runs its own SimGrid (haec --version), and the simulator loads that
 # library. Skipped (exit 77) unless such a second build exists. Differences between the versions
-# are explained in the SimGrid page of the manual (docs/incoming/port41-simgrid-versions.md).
+# are explained in the SimGrid page of the manual (docs/guide/simgrid-versions.md).
 source "$(dirname "$0")/common.sh"
 default="$build" system=""
 "$default/bin/haec" --version > default.version
