@@ -5,7 +5,8 @@
                               [--external NAME:HAEC_BINARY:SMPICC_BINARY[:ARGS]] ...
 
 For each program, built twice from one source (`haec cc`: MPI through libhaec_pmpi; `smpicc`: SMPI
-alone), emulated makespans (summary.json, or SMPI's own "Simulated time" for plain smpirun) of
+alone; both of the SimGrid the build was made against, the smpicc its CMake cache names, and both run
+on that SimGrid), emulated makespans (summary.json, or SMPI's own "Simulated time" for plain smpirun) of
 whole processes in alternated pairs; reported per comparison: median makespan of each side, the
 median of the per-pair makespan ratios (and their range), the median CPU ratio (user + system of
 the process tree), and the target 1.00 +- 0.01 on the makespan:
@@ -92,6 +93,14 @@ class Bench:
     def __init__(self, build, source, work):
         self.build, self.source, self.work = build, source, work
         self.haec = os.path.join(build, "bin", "haec")
+        cache = os.path.join(build, "CMakeCache.txt")
+        self.smpicc = next((line.split("=", 1)[1].strip() for line in open(cache) if line.startswith("SMPICC:FILEPATH=")),
+                           None) if os.path.exists(cache) else None
+        if not os.access(self.haec, os.X_OK) or not self.smpicc:
+            sys.exit(f"wrapper_fidelity: {build} is not a haec-smpi build (bin/haec, and SMPICC in its CMakeCache.txt): "
+                     "give the build directory")
+        version = subprocess.run([self.haec, "--version"], capture_output=True, text=True).stdout.splitlines()
+        self.simgrid = next((l for l in version if l.startswith("SimGrid ")), "SimGrid unknown")
 
     def platform(self, ranks):
         """(XML platform, hostfile) of a cluster of `ranks` nodes, one rank per node."""
@@ -104,13 +113,13 @@ class Bench:
         src = os.path.join(self.source, "apps", source)
         h, s = os.path.join(self.work, name + "-haec"), os.path.join(self.work, name + "-smpicc")
         run([self.haec, "cc", "-O2", "-o", h, src, "-lm"], os.path.join(self.work, name + "-haec-cc.log"))
-        run(["smpicc", "-O2", "-o", s, src, "-lm"], os.path.join(self.work, name + "-smpicc.log"))
+        run([self.smpicc, "-O2", "-o", s, src, "-lm"], os.path.join(self.work, name + "-smpicc.log"))
         return Program(name, h, s, ranks, args)
 
     def haec_run(self, p, binary, flags, out, record=False):
         head = [self.haec, "trace", "record"] if record else [self.haec, "run"]
         xml, hosts = self.platform(p.ranks)
-        argv = head + ["--platform", xml, "--hostfile", hosts, "-np", str(p.ranks), "--simgrid", "debian"] + flags
+        argv = head + ["--platform", xml, "--hostfile", hosts, "-np", str(p.ranks)] + flags
         if record:
             argv += ["--out", os.path.join(out, "trace.txt"), "--keep-run", os.path.join(out, "run"), "--force"]
         else:
@@ -180,6 +189,10 @@ def main():
     args = ap.parse_args()
     if args.pairs < 7:
         sys.exit("wrapper_fidelity: --pairs must be at least 7")
+    configs = [c for c in args.configs.split(",") if c]
+    unknown = [c for c in configs if c not in CONFIGS]
+    if unknown:
+        sys.exit(f"wrapper_fidelity: --configs {unknown[0]}: unknown (known: {', '.join(CONFIGS)})")
     build = os.path.abspath(args.build)
     source = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     bench = Bench(build, source, os.path.join(build, "bench-wrapper-fidelity"))
@@ -197,9 +210,8 @@ def main():
         ranks = int(f[3]) if len(f) > 3 and f[3] else 8
         programs.append(Program(f[0], os.path.abspath(f[1]), os.path.abspath(f[2]), ranks,
                                 shlex.split(f[4]) if len(f) > 4 else []))
-    configs = [c for c in args.configs.split(",") if c]
     print(f"wrapper fidelity: {args.pairs} alternated pairs per comparison; makespan ratios (target 1.00 +- "
-          f"{TARGET:.2f}) and CPU ratios, medians")
+          f"{TARGET:.2f}) and CPU ratios, medians; {bench.simgrid} (the build's), smpicc {bench.smpicc}")
     print(f"{'program':14} {'config':9} {'comparison':9} {'base_s':>12} {'haec_s':>12} {'ratio':>7} "
           f"{'(min..max)':>15} {'cpu':>6} {'met':>4}")
     missed = 0

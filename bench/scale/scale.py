@@ -1,35 +1,37 @@
 #!/usr/bin/python3
 """Scale benchmark: an LU-like TI trace (bench/scale/gen_lu_trace.py) replayed with one rank per node
-of a torus by `haec run --link dor`, against bare SimGrid (smpirun -replay of the --baseline prefix, no
-suite; default: the system's, Debian 12's 3.32) on the equivalent XML torus, in the same run.
+of a torus by `haec run --link dor`, against bare SimGrid (smpirun -replay, no suite) on the equivalent
+XML torus, in the same run.
 
     bench/scale/scale.py BUILD [--sizes 64,256,1024,4096] [--iterations 5] [--pairs 5]
-                         [--simgrid debian,patched+system,patched,patched:rdb] [--allreduce ALGORITHM] [--leak]
-                         [--baseline PREFIX]
+                         [--variants default,system,default:rdb] [--allreduce ALGORITHM] [--leak]
+                         [--baseline PREFIX] [--no-reference]
 
---baseline PREFIX: the bare SimGrid to compare with is PREFIX/bin/smpirun (e.g. a stock SimGrid 4.1
-installed in PREFIX); its version is printed in the header and every speed-up is against it.
+haec run is the build's: it runs the SimGrid the build was made against (`haec --version`).
+Bare SimGrid is the smpirun of that same SimGrid (the build's CMake cache names it), or
+PREFIX/bin/smpirun with --baseline PREFIX (e.g. another SimGrid version installed in PREFIX); its
+version is printed in the header and every speed-up is against it.
 
-For each size: --pairs rounds, each running bare SimGrid and every haec run variant once (--simgrid:
-haec run on Debian's libsimgrid and on the patched one of scripts/build-simgrid.sh; LIBRARY+system
-runs with glibc's malloc (--allocator system) instead of haec run's default jemalloc, to show the
-allocator's share; LIBRARY:ALGORITHM also selects smpi/allreduce:ALGORITHM for that variant only, a
-model change whose effect on the makespan is printed beside it), the order
-rotating every round; each run is timed as a whole process tree (/usr/bin/time: CPU = user + system
-of the process and all its children, peak RSS of the largest process). Reported: medians, network
-transfers per second of CPU time, and the median of the per-round speed-ups (bare CPU / haec CPU).
-Then the makespan check, like with like: the same haec run on SimGrid's own components (Debian's
-library, SimGrid's own trace reader, message numbering and request handles, glibc's malloc:
---simgrid debian --cfg haec/replay/reader:simgrid --cfg haec/message-ids:simgrid
---cfg haec/request-handles:simgrid --allocator system), whose
-makespan every variant must equal to 1e-9 relative (with the variant's allreduce). Bare SimGrid's makespan is printed too; it
-differs, as its network model is not DOR. Bare SimGrid is smpirun -replay as a user runs it
-(SimGrid's default privatization) with the SimGrid settings haec run gives it with a link model
-(smpi/host-speed:1Gf, network/crosstraffic:0, surf/precision:1e-13) and, with --allreduce, the
-same smpi/allreduce.
+For each size: --pairs rounds, each running bare SimGrid and every haec run variant once
+(--variants: `default` is haec run as a user runs it (jemalloc in a replay where installed); `system`
+runs with glibc's malloc (--allocator system), to show the allocator's share; VARIANT:ALGORITHM also
+selects smpi/allreduce:ALGORITHM for that variant only, a model change whose effect on the makespan
+is printed beside it), the order rotating every round; each run is timed as a whole process tree
+(/usr/bin/time: CPU = user + system of the process and all its children, peak RSS of the largest
+process). Reported: medians, network transfers per second of CPU time, and the median of the
+per-round speed-ups (bare CPU / haec CPU).
+Then the makespan check, like with like: the reference is the same haec run with every speed-up of
+the suite that can be turned off turned off (glibc's malloc: --allocator system; as
+tests/integration/test_scale_reduced.sh), whose makespan every variant must equal to 1e-9 relative
+(with the variant's allreduce). Bare SimGrid's makespan is printed too; it differs, as its network
+model is not DOR. Bare SimGrid is smpirun -replay as a user runs it (SimGrid's default
+privatization) with the SimGrid settings haec run gives it with a link model (smpi/host-speed:1Gf,
+network/crosstraffic:0, and surf/precision:1e-13 or precision/timing:1e-13, the name of its
+version) and, with --allreduce, the same smpi/allreduce.
 Targets (4096 ranks): >= 100,000 transfers per second of CPU time, and 2.5x the bare SimGrid measured
-in the same run (a ratio against the --baseline prefix); peak RSS
-<= 1 GiB; makespan equal to 1e-9. Work files and traces: BUILD/bench-scale/ (traces kept and reused).
+in the same run; peak RSS <= 1 GiB; makespan equal to 1e-9. Work files and traces:
+BUILD/bench-scale/ (traces kept and reused). Exit 0 when every size ran and the 4096-rank targets
+(when 4096 is among the sizes) are met by haec run's default configuration, 1 otherwise.
 """
 import argparse
 import json
@@ -41,6 +43,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The makespan reference: every speed-up of the suite that can be turned off, off (as in
+# tests/integration/test_scale_reduced.sh).
+REFERENCE_OPTIONS = ["--allocator", "system"]
 DIMS = {64: "4x4x4", 256: "8x8x4", 1024: "16x8x8", 4096: "16x16x16", 512: "8x8x8", 2048: "16x16x8"}
 TARGET_RATE, TARGET_SPEEDUP, TARGET_RSS_MIB, TARGET_REL = 100000, 2.5, 1024, 1e-9
 
@@ -114,7 +119,8 @@ class Size:
                 name, _, count = line.strip().partition(":")
                 _, a, b, c = name.split("-")
                 f.write(f"node-{int(a) + X * int(b) + X * Y * int(c)}" + (f":{count}" if count else "") + "\n")
-        cfg = ["--cfg=smpi/host-speed:1Gf", "--cfg=network/crosstraffic:0", "--cfg=surf/precision:1e-13"]
+        precision = "precision/timing" if version_tuple(self.args.baseline_version) >= (3, 34) else "surf/precision"
+        cfg = ["--cfg=smpi/host-speed:1Gf", "--cfg=network/crosstraffic:0", f"--cfg={precision}:1e-13"]
         if self.args.allreduce:
             cfg.append(f"--cfg=smpi/allreduce:{self.args.allreduce}")
         return [os.path.join(self.args.baseline, "bin", "smpirun"), "-np", str(self.ranks), "-platform", xml, "-hostfile", hosts] + cfg + \
@@ -123,8 +129,7 @@ class Size:
     def measure(self, variants):
         """Alternated rounds of bare SimGrid and each haec run variant (the order rotates every round)."""
         base = os.path.join(self.work, f"{self.dims}")
-        ours = {v: self.haec_run(self.run_dir(v), ["--simgrid", library_of(v)] + allocator_of(v), allreduce_of(v))
-                for v in variants}
+        ours = {v: self.haec_run(self.run_dir(v), allocator_of(v), allreduce_of(v)) for v in variants}
         for v, argv in ours.items():  # warm-up; writes platform.json and hostfile
             timed(argv, f"{base}-{v}.log", f"{base}-{v}.time")
         bare = self.bare_run(self.run_dir(variants[0]))
@@ -152,10 +157,7 @@ class Size:
             r["reference"] = {}
             for algorithm in sorted({allreduce_of(v) for v in variants}, key=str):
                 ref_dir = os.path.join(self.work, f"reference-{self.dims}-{algorithm or 'default'}")
-                simgrid_own = ["--simgrid", "debian", "--cfg", "haec/replay/reader:simgrid", "--cfg",
-                               "haec/message-ids:simgrid", "--cfg", "haec/request-handles:simgrid",
-                               "--allocator", "system"]
-                timed(self.haec_run(ref_dir, simgrid_own, algorithm),
+                timed(self.haec_run(ref_dir, REFERENCE_OPTIONS, algorithm),
                       base + "-ref.log", base + "-ref.time")
                 r["reference"][algorithm] = summary(ref_dir)["makespan_s"]
         return r
@@ -172,13 +174,29 @@ def simgrid_version(prefix):
     return "unknown"
 
 
-def library_of(variant):
-    return variant.split(":")[0].split("+")[0]
+def version_tuple(version):
+    """'3.32.0' -> (3, 32, 0); an unknown version -> (0,)."""
+    digits = [int(part) for part in version.split(".") if part.isdigit()]
+    return tuple(digits) or (0,)
+
+
+def build_simgrid(build):
+    """(prefix, version) of the SimGrid the build was made against: the smpirun its CMake cache names
+    (PREFIX/bin/smpirun) and the `SimGrid ...` line of `haec --version`."""
+    cache = os.path.join(build, "CMakeCache.txt")
+    smpirun = next((line.split("=", 1)[1].strip() for line in open(cache) if line.startswith("SMPIRUN:FILEPATH=")),
+                   None) if os.path.exists(cache) else None
+    if not smpirun:
+        sys.exit(f"scale: {build} is not a haec-smpi build (no SMPIRUN in its CMakeCache.txt): give the build "
+                 f"directory, or the bare SimGrid with --baseline PREFIX")
+    out = subprocess.run([os.path.join(build, "bin", "haec"), "--version"], capture_output=True, text=True).stdout
+    line = next((l for l in out.splitlines() if l.startswith("SimGrid ")), "SimGrid unknown")
+    return os.path.dirname(os.path.dirname(smpirun)), line
 
 
 def allocator_of(variant):
-    """LIBRARY+system: glibc's malloc instead of haec run's default (jemalloc in a replay)."""
-    return ["--allocator", "system"] if variant.split(":")[0].endswith("+system") else []
+    """system[:ALGORITHM]: glibc's malloc instead of haec run's default (jemalloc in a replay)."""
+    return ["--allocator", "system"] if variant.split(":")[0] == "system" else []
 
 
 def allreduce_of(variant):
@@ -192,8 +210,7 @@ def leak_check(args, work):
     size.trace = trace_for(work, 256, 2)
     out = os.path.join(work, "leak-run")
     # glibc's malloc: valgrind's memcheck replaces it (a preloaded jemalloc would hide the allocations)
-    timed(size.haec_run(out, ["--simgrid", library_of(args.simgrid), "--allocator", "system"]), out + ".log",
-          out + ".time")
+    timed(size.haec_run(out, ["--allocator", "system"]), out + ".log", out + ".time")
     argv = shlex.split(open(os.path.join(out, "command.txt")).read())
     i = argv.index("-wrapper")
     vg_log = os.path.join(work, "leak-valgrind.log")
@@ -224,6 +241,7 @@ def print_header(args, variants):
     print(f"scale benchmark: LU-like TI replay, {args.iterations} iterations, nz=8, one rank per torus node; "
           f"{args.pairs} rounds (bare SimGrid and each haec run variant, order rotating); CPU = user + system of "
           f"the whole process tree; allreduce: {args.allreduce or 'SimGrid default'}")
+    print(f"haec run: {args.haec_simgrid} (the build's SimGrid)")
     print(f"bare: SimGrid {args.baseline_version} (smpirun -replay of {args.baseline}); speed-up = bare CPU / "
           f"haec run CPU, per round, median")
     cols = f"{'ranks':>5} {'transfers':>9} | {'bare cpu_s':>10} {'tr/s':>7} {'RSS_MiB':>7}"
@@ -276,48 +294,57 @@ def main():
     ap.add_argument("--sizes", default="64,256,1024,4096")
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--pairs", type=int, default=5)
-    ap.add_argument("--simgrid", default="debian,patched+system,patched,patched:rdb",
-                    help="haec run variants (comma-separated: debian, patched, auto, each optionally +system for "
-                         "glibc's malloc and :ALGORITHM for its own smpi/allreduce); patched ones are left out, with a message, when "
-                         "scripts/build-simgrid.sh has not built and checked it")
+    ap.add_argument("--variants", default="default,system,default:rdb",
+                    help="haec run variants (comma-separated: default, haec run as a user runs it, or system, with "
+                         "glibc's malloc; each optionally :ALGORITHM for its own smpi/allreduce)")
     ap.add_argument("--allreduce", default="", help="smpi/allreduce algorithm for bare SimGrid and the variants "
                                                     "without their own (changes the makespan)")
-    ap.add_argument("--baseline", default="/usr", help="prefix of the bare SimGrid to compare with (PREFIX/bin/"
-                                                      "smpirun; default /usr, the system's)")
+    ap.add_argument("--baseline", help="prefix of the bare SimGrid to compare with (PREFIX/bin/smpirun; default: "
+                                       "the prefix of the SimGrid the build was made against)")
     ap.add_argument("--no-reference", action="store_true", help="skip the makespan check run")
     ap.add_argument("--leak", action="store_true", help="also run valgrind's leak check on 256 ranks")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
-    args.baseline = os.path.abspath(args.baseline)
+    if not os.access(os.path.join(args.build, "bin", "haec"), os.X_OK):
+        sys.exit(f"scale: no haec in {args.build} ({args.build}/bin/haec missing): give a build directory of haec-smpi")
+    build_prefix, args.haec_simgrid = build_simgrid(args.build)
+    args.baseline = os.path.abspath(args.baseline or build_prefix)
     if not os.access(os.path.join(args.baseline, "bin", "smpirun"), os.X_OK):
         sys.exit(f"scale: no SimGrid in {args.baseline} ({args.baseline}/bin/smpirun missing): give the prefix of an "
                  f"installed SimGrid with --baseline")
     args.baseline_version = simgrid_version(args.baseline)
     if args.pairs < 5:
         sys.exit("scale: --pairs must be at least 5 (median of at least 5 alternated rounds)")
-    variants = args.simgrid.split(",")
-    if any(library_of(v) == "patched" for v in variants) and not os.path.exists(os.path.join(args.build, "simgrid-prefix", "CHECKED")):
-        print("scale: no checked patched SimGrid in BUILD/simgrid-prefix (scripts/build-simgrid.sh): "
-              "haec run on Debian's library only")
-        variants = [v for v in variants if library_of(v) != "patched"] or ["debian"]
+    variants = [v for v in args.variants.split(",") if v]
+    for v in variants:
+        if v.split(":")[0] not in ("default", "system") or v.endswith(":") or variants.count(v) > 1:
+            sys.exit(f"scale: --variants {v}: give default or system, each optionally :ALGORITHM "
+                     f"(smpi/allreduce), each once, e.g. --variants default,system,default:rdb")
     if all(allreduce_of(v) is not None for v in variants):
-        sys.exit("scale: --simgrid needs one variant without its own allreduce (bare SimGrid's transfers are counted "
-                 "from it); add e.g. 'patched'")
-    args.simgrid = variants[0]
+        sys.exit("scale: --variants needs one variant without its own allreduce (bare SimGrid's transfers are counted "
+                 "from it); add e.g. 'default'")
+    sizes = args.sizes.split(",")
+    if not all(n.isdigit() and int(n) in DIMS for n in sizes):
+        sys.exit(f"scale: --sizes {args.sizes}: give rank counts among {','.join(map(str, sorted(DIMS)))}")
     work = os.path.join(args.build, "bench-scale")
     os.makedirs(work, exist_ok=True)
     print_header(args, variants)
     ok = True
-    for ranks in (int(s) for s in args.sizes.split(",")):
+    for ranks in map(int, sizes):
         r = Size(args, work, ranks).measure(variants)
         print_row(ranks, r, variants)
+        wrong = [v for v in variants if "reference" in r and not r[v]["rel"] <= TARGET_REL]
+        if wrong:
+            print(f"      makespan differs from the reference by more than {TARGET_REL:g} at {ranks} ranks: "
+                  f"{', '.join(wrong)} (a wrong result, not a slow one)", flush=True)
+            ok = False
         if ranks == 4096:
             ok = targets(args, r, variants) and ok
         last = r
-    libs = ", ".join(f"{v}: {last[v]['library']}" for v in variants)
-    print(f"(haec run variants' SimGrid libraries: {libs}; medians in seconds; speed-up: median of per-round "
+    libs = ", ".join(sorted({last[v]["library"] for v in variants}))
+    print(f"(haec run's SimGrid library: {libs}; medians in seconds; speed-up: median of per-round "
           f"bare/haec CPU ratios; vs ref: |haec - reference| / reference of the makespan, the reference being the "
-          f"same haec run on Debian's library with SimGrid's own trace reader; vs bare: makespan difference to "
+          f"same haec run with {shlex.join(REFERENCE_OPTIONS)}; vs bare: makespan difference to "
           f"bare SimGrid, whose network model is not DOR)")
     print("commands (last size):\n" + "\n".join(f"  {k}: {shlex.join(v)}" for k, v in last["cmds"].items()))
     if args.leak:

@@ -2,20 +2,13 @@
 # The scale benchmark (bench/scale/scale.py) reduced to 1,024 ranks: the LU-like trace (5 iterations)
 # replayed with one rank per node of a 16x8x8 torus by `haec run --link dor`, as a user runs it, has
 # the makespan of the reference run to 1e-9 (relative), and counts the same transfers. The reference
-# is the same haec run on SimGrid's own code paths: every speed-up of the suite that can be turned
-# off is (the haec/... settings naming SimGrid's implementation, that this build knows, glibc's
-# malloc, and the unpatched SimGrid library where `haec run --simgrid` offers it). The transfer rate of both runs is printed.
+# is the same haec run with every speed-up of the suite that can be turned off turned off (glibc's
+# malloc: --allocator system), as scale.py's REFERENCE_OPTIONS. The transfer rate of both runs is printed.
 source "$(dirname "$0")/common.sh"
 "$py" "$source_dir/bench/scale/gen_lu_trace.py" --ranks 1024 --iterations 5 --out lu > /dev/null
 run=("$haec" run --platform torus:16x8x8 --link dor --replay lu/lu.txt -np 1024 -q)
 
 reference=(--allocator system)
-# SimGrid's unpatched library, where haec run can choose it
-if "$haec" run --help | grep -q -- "--simgrid .*debian"; then reference+=(--simgrid debian); fi
-known=$("$haec" settings --keys)
-for key in haec/replay/reader haec/message-ids haec/request-handles haec/actor-lookup haec/simgrid-accessors; do
-  if grep -qx "$key" <<< "$known"; then reference+=(--cfg "$key:simgrid"); fi
-done
 
 timed() { # $1: output directory, then extra options; prints the CPU seconds (user + system)
   local out="$1"; shift
