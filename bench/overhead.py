@@ -65,7 +65,7 @@ def run(argv, log):
 
 def without_suite(command_txt):
     """haec's smpirun command (command.txt) without the suite: its preload and haec/ settings go,
-    any other variable of the -wrapper (the patched SimGrid's LD_LIBRARY_PATH) stays."""
+    any other variable of the -wrapper stays."""
     argv = shlex.split(open(command_txt).read())
     out = []
     i = 0

@@ -197,11 +197,11 @@ def main():
     source = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     bench = Bench(build, source, os.path.join(build, "bench-wrapper-fidelity"))
     os.makedirs(bench.work, exist_ok=True)
-    programs = []
-    for name in [a for a in args.apps.split(",") if a]:
-        if name not in APPS:
-            sys.exit(f"wrapper_fidelity: --apps {name}: unknown (known: {', '.join(APPS)})")
-        programs.append(bench.compile(name, *APPS[name]))
+    apps = [a for a in args.apps.split(",") if a]
+    unknown = [a for a in apps if a not in APPS]
+    if unknown:
+        sys.exit(f"wrapper_fidelity: --apps {unknown[0]}: unknown (known: {', '.join(APPS)})")
+    programs = [bench.compile(name, *APPS[name]) for name in apps]
     for spec in args.external:
         f = spec.split(":", 4)
         if len(f) < 3 or not all(os.path.exists(x) for x in f[1:3]):
