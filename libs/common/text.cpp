@@ -143,10 +143,101 @@ std::string escaped(const std::string& text)
   return out;
 }
 
+size_t display_length(const std::string& text)
+{
+  size_t n = 0;
+  for (unsigned char c : text)
+    n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+namespace {
+
+bool continuation(const std::string& s, size_t i)
+{
+  return i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+}
+
+// Whether byte i lies inside an escape of escaped() ("\n", "\x1b") that starts before it.
+bool inside_escape(const std::string& s, size_t i)
+{
+  for (size_t k = 1; k <= 3 && k <= i; ++k)
+    if (s[i - k] == '\\') {
+      const size_t length = i - k + 1 < s.size() && s[i - k + 1] == 'x' ? 4 : 2;
+      return k < length;
+    }
+  return false;
+}
+
+bool cut_allowed(const std::string& s, size_t i)
+{
+  return !continuation(s, i) && !inside_escape(s, i);
+}
+
+// The byte offset after the first `chars` characters of s.
+size_t offset_of(const std::string& s, size_t chars)
+{
+  size_t i = 0;
+  for (size_t seen = 0; i < s.size(); ++i)
+    if (!continuation(s, i) && seen++ == chars)
+      return i;
+  return s.size();
+}
+
+std::string cut_end(const std::string& text, size_t max)
+{
+  if (display_length(text) <= max)
+    return text;
+  size_t at = offset_of(text, max > 3 ? max - 3 : 0);
+  while (at > 0 && !cut_allowed(text, at))
+    --at;
+  return text.substr(0, at) + "...";
+}
+
+} // namespace
+
+std::string cut_middle(const std::string& text, size_t max)
+{
+  const size_t length = display_length(text);
+  if (length <= max)
+    return text;
+  const size_t keep = max > 3 ? max - 3 : 0, head = keep / 3, tail = keep - head;
+  size_t head_end = offset_of(text, head), tail_start = offset_of(text, length - tail);
+  while (head_end > 0 && !cut_allowed(text, head_end))
+    --head_end;
+  while (tail_start < text.size() && !cut_allowed(text, tail_start))
+    ++tail_start;
+  return text.substr(0, head_end) + "..." + text.substr(tail_start);
+}
+
+std::string error_line(const std::string& input, const std::string& problem, const std::string& fix)
+{
+  std::string in = escaped(input), pr = escaped(problem), fx = escaped(fix);
+  const auto others = [&](size_t part) { return display_length(in) + display_length(pr) + display_length(fx) - part; };
+  const size_t separators = 2 + (fx.empty() ? 0 : 2);
+  const auto over         = [&] { return others(0) + separators > kMessageBudget; };
+  const auto room         = [&](const std::string& part, size_t least) {
+    const size_t rest = others(display_length(part)) + separators;
+    return rest + least >= kMessageBudget ? least : kMessageBudget - rest;
+  };
+  if (over()) { // first the long quotes, then the input's middle, the fix's end, the problem's middle
+    in = shorten_quotes(in), pr = shorten_quotes(pr), fx = shorten_quotes(fx);
+    if (over())
+      in = cut_middle(in, room(in, 48));
+    if (over())
+      fx = cut_end(fx, room(fx, 40));
+    if (over())
+      pr = cut_middle(pr, room(pr, 40));
+  }
+  return in + ": " + pr + (fx.empty() ? "" : "; " + fx);
+}
+
 std::string one_line(const std::string& message)
 {
   std::string line = escaped(message);
-  return line.size() > kMessageBudget ? shorten_quotes(line) : line;
+  if (display_length(line) > kMessageBudget)
+    line = shorten_quotes(line);
+  return cut_middle(line, kMessageBudget);
 }
 
 } // namespace haec::text

@@ -6,6 +6,7 @@
 #include "atomic_file.hpp"
 #include "input_error.hpp"
 #include "replay_reader.hpp"
+#include "ti_bounds.hpp"
 #include "ti_counter_check.hpp"
 #include "ti_program.hpp"
 #include "ti_schema.hpp"
@@ -212,6 +213,7 @@ void check_line(const std::vector<std::string>& f, const std::string& at, int ra
       throw InputError(at, "argument " + std::to_string(i - 1) + " of " + action + " '" + f[i] + "' is not a number",
                        "the trace is corrupt");
   check_values(f, at, ranks);
+  check_number_bounds(f, at, ranks); // ti_bounds.hpp: what SimGrid's replay can take
 }
 
 

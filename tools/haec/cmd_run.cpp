@@ -20,6 +20,7 @@
 #include "run_options.hpp"
 #include "simgrid_child.hpp"
 #include "smpi_factors.hpp"
+#include "smpirun_words.hpp"
 #include "trace_check_cache.hpp"
 #include "units.hpp"
 
@@ -548,8 +549,9 @@ int simulate(const RunOptions& o, Plan& p)
     std::vector<std::string> argv  = smpirun_argv(o, p, platform_arg, suite_cfg);
     write_file_atomic((p.stage / "command.txt").string(), shell_line({}, argv) + "\n");
     redirect_to_stage(argv, p);
-    ChildResult r = run_child(argv, {}, (p.stage / "stdout.txt").string(), (p.stage / "simgrid.log").string(),
-                              p.stage.string());
+    const SmpirunWords words(argv); // smpirun splits words at blanks: a path with one arrives whole
+    ChildResult r = run_child(words.argv(), words.env(), (p.stage / "stdout.txt").string(),
+                              (p.stage / "simgrid.log").string(), p.stage.string());
     if (r.interrupted_by != 0)
       throw Interrupted(r.interrupted_by);
     if (simulation_failed(r, p.stage)) // run_failure.cpp: exit 2, 3 or 4, the log or directory kept

@@ -1,0 +1,151 @@
+#include "smpirun_words.hpp"
+#include "atomic_file.hpp"
+#include "install_paths.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace haec::cli {
+namespace {
+
+// smpirun's options that take a value (its own parsing loop; the first other word is the program).
+bool takes_value(const std::string& option)
+{
+  for (const char* o : {"-np", "-platform", "-hostfile", "-machinefile", "-replay", "-wrapper", "-map", "-trace-file",
+                        "-trace-comment", "-trace-comment-file"})
+    if (option == o)
+      return true;
+  return false;
+}
+
+bool is_setting(const std::string& word)
+{
+  return word.rfind("--cfg=", 0) == 0 || word.rfind("--log=", 0) == 0;
+}
+
+// A name for a link: the target's file name with every unsafe byte replaced.
+std::string safe_name(const std::string& target)
+{
+  std::string name = fs::path(target).filename().string();
+  for (char& c : name)
+    if (!SmpirunWords::safe(std::string(1, c)) || static_cast<unsigned char>(c) >= 0x80)
+      c = '_';
+  return name.empty() ? "file" : name.substr(0, 40);
+}
+
+std::string install_prefix()
+{
+  return fs::weakly_canonical(fs::path(self_dir()) / "..").string();
+}
+
+} // namespace
+
+std::string smpirun_placeholder(size_t n)
+{
+  return "@@haec-" + std::to_string(n) + "@@";
+}
+
+bool SmpirunWords::safe(const std::string& word)
+{
+  return !word.empty() && word.find_first_of(" \t\n\r\v\f*?[]\\") == std::string::npos &&
+         word.find("@@haec-") == std::string::npos;
+}
+
+SmpirunWords::SmpirunWords(const std::vector<std::string>& argv)
+{
+  size_t i = 1, wrapper_at = 0;
+  argv_.push_back(argv.empty() ? "smpirun" : argv[0]);
+  for (; i < argv.size() && (takes_value(argv[i]) || is_setting(argv[i])); ++i) {
+    const std::string& w = argv[i];
+    argv_.push_back(w);
+    if (is_setting(w)) { // smpirun splits what follows the '='
+      const std::string value = w.substr(6);
+      if (!safe(value))
+        argv_.back() = w.substr(0, 6) + placeholder(value);
+      continue;
+    }
+    if (i + 1 >= argv.size())
+      break;
+    const std::string& value = argv[++i];
+    if (w == "-wrapper")
+      wrapper_at = argv_.size();
+    argv_.push_back((w == "-hostfile" || w == "-machinefile" || w == "-replay" || w == "-trace-comment-file") && !safe(value)
+                        ? link(fs::absolute(value).string(), safe_name(value))
+                        : value);
+  }
+  if (i < argv.size()) // the program: smpirun quotes it
+    argv_.push_back(argv[i++]);
+  for (; i < argv.size(); ++i) // its arguments: split, and --cfg=/--log= ones taken by smpirun
+    argv_.push_back(safe(argv[i]) && !is_setting(argv[i]) ? argv[i] : placeholder(argv[i]));
+  const std::string command = wrapper_at ? argv_[wrapper_at] : "";
+  if (!words_.empty() || (!command.empty() && !safe(install_prefix()))) {
+    if (!wrapper_at) {
+      argv_.insert(argv_.begin() + 1, {"-wrapper", ""});
+      wrapper_at = 2;
+    }
+    argv_[wrapper_at] = wrapper(command);
+  }
+  if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp && !safe(tmp))
+    env_.push_back("TMPDIR=" + dir());
+}
+
+SmpirunWords::~SmpirunWords()
+{
+  if (dir_.empty())
+    return;
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+std::string SmpirunWords::dir()
+{
+  if (!dir_.empty())
+    return dir_;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string base = tmp && *tmp && safe(tmp) && fs::is_directory(tmp) ? tmp : "/tmp";
+  std::string templ = base + "/haec-words-XXXXXX";
+  if (::mkdtemp(templ.data()) == nullptr)
+    throw std::runtime_error("cannot make a directory in " + base + " (" + std::strerror(errno) +
+                             ") to pass paths with blanks to smpirun; free space there or set TMPDIR");
+  return dir_ = templ;
+}
+
+std::string SmpirunWords::link(const std::string& target, const std::string& name)
+{
+  const std::string path = dir() + "/" + std::to_string(links_++) + "-" + name;
+  fs::create_symlink(target, path);
+  return path;
+}
+
+std::string SmpirunWords::placeholder(const std::string& word)
+{
+  words_.push_back(word);
+  return smpirun_placeholder(words_.size() - 1);
+}
+
+// haec-exec (next to haec) restores the placeholders, then runs the original wrapper command,
+// whose library paths under an install directory with a blank go through a link.
+std::string SmpirunWords::wrapper(const std::string& command)
+{
+  std::string rest = command, prefix = install_prefix();
+  if (!safe(prefix) && !rest.empty()) {
+    const std::string linked = link(prefix, "prefix");
+    for (size_t at = rest.find(prefix); at != std::string::npos; at = rest.find(prefix, at + linked.size()))
+      rest.replace(at, prefix.size(), linked);
+  }
+  if (words_.empty())
+    return rest;
+  std::string file;
+  for (const auto& w : words_)
+    file += w + '\0';
+  write_file_atomic(dir() + "/words", file);
+  return link(self_dir() + "/haec-exec", "haec-exec") + " " + dir() + "/words" + (rest.empty() ? "" : " " + rest);
+}
+
+} // namespace haec::cli
