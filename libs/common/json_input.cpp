@@ -56,7 +56,7 @@ size_t line_of(const std::string& text, size_t byte)
 
 } // namespace
 
-json parse_json_input(const std::string& text, const std::string& what, const std::string& fix)
+json parse_json_input(const std::string& text, const std::string& what, const std::string& fix, bool line)
 {
   KeyChecker checker;
   try {
@@ -67,7 +67,7 @@ json parse_json_input(const std::string& text, const std::string& what, const st
     throw InputError(what, "key '" + d.key + "' given twice in " + (d.object == "the top level" ? d.object : "'" + d.object + "'"),
                      "give each key once (JSON keeps only one of them)");
   } catch (const json::parse_error& e) {
-    throw InputError(what + ":" + std::to_string(line_of(text, e.byte)), "is not valid JSON", fix);
+    throw InputError(line ? what + ":" + std::to_string(line_of(text, e.byte)) : what, "is not valid JSON", fix);
   } catch (const json::exception& e) { // e.g. a number beyond a double (found by fuzzing)
     throw InputError(what, std::string("is not usable JSON: ") + e.what(), "fix the value it names");
   }

@@ -9,8 +9,10 @@
 namespace haec {
 
 // Parses `text`, read from `what` (a file name, for the messages). Throws InputError
-// "<what>:<line>: is not valid JSON; <fix>", "<what>: key 'K' given twice in 'OBJECT'; give each key
-// once" or "<what>: is not usable JSON: <reason>" (a number beyond a double).
-nlohmann::ordered_json parse_json_input(const std::string& text, const std::string& what, const std::string& fix);
+// "<what>:<line>: is not valid JSON; <fix>" (without ":<line>" when `line` is false), "<what>: key
+// 'K' given twice in 'OBJECT'; give each key once" or "<what>: is not usable JSON: <reason>" (a
+// number beyond a double).
+nlohmann::ordered_json parse_json_input(const std::string& text, const std::string& what, const std::string& fix,
+                                        bool line = true);
 
 } // namespace haec
