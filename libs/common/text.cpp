@@ -196,12 +196,12 @@ std::string cut_end(const std::string& text, size_t max)
 
 } // namespace
 
-std::string cut_middle(const std::string& text, size_t max)
+std::string cut_middle(const std::string& text, size_t max, size_t head_share_percent)
 {
   const size_t length = display_length(text);
   if (length <= max)
     return text;
-  const size_t keep = max > 3 ? max - 3 : 0, head = keep / 3, tail = keep - head;
+  const size_t keep = max > 3 ? max - 3 : 0, head = keep * head_share_percent / 100, tail = keep - head;
   size_t head_end = offset_of(text, head), tail_start = offset_of(text, length - tail);
   while (head_end > 0 && !cut_allowed(text, head_end))
     --head_end;
@@ -213,22 +213,20 @@ std::string cut_middle(const std::string& text, size_t max)
 std::string error_line(const std::string& input, const std::string& problem, const std::string& fix)
 {
   std::string in = escaped(input), pr = escaped(problem), fx = escaped(fix);
-  const auto others = [&](size_t part) { return display_length(in) + display_length(pr) + display_length(fx) - part; };
   const size_t separators = 2 + (fx.empty() ? 0 : 2);
-  const auto over         = [&] { return others(0) + separators > kMessageBudget; };
-  const auto room         = [&](const std::string& part, size_t least) {
-    const size_t rest = others(display_length(part)) + separators;
-    return rest + least >= kMessageBudget ? least : kMessageBudget - rest;
+  const auto length       = [&] { return display_length(in) + display_length(pr) + display_length(fx) + separators; };
+  const auto room_for     = [&](const std::string& part, size_t least) { // what the other parts leave it
+    const size_t others = length() - display_length(part);
+    return others + least >= kMessageBudget ? least : kMessageBudget - others;
   };
-  if (over()) { // first the long quotes, then the input's middle, the fix's end, the problem's middle
+  if (length() > kMessageBudget) // the long quotes first, then the input (its end kept), the fix's end, the problem
     in = shorten_quotes(in), pr = shorten_quotes(pr), fx = shorten_quotes(fx);
-    if (over())
-      in = cut_middle(in, room(in, 48));
-    if (over())
-      fx = cut_end(fx, room(fx, 40));
-    if (over())
-      pr = cut_middle(pr, room(pr, 40));
-  }
+  if (length() > kMessageBudget)
+    in = cut_middle(in, room_for(in, 80), 33);
+  if (length() > kMessageBudget)
+    fx = cut_end(fx, room_for(fx, 60));
+  if (length() > kMessageBudget)
+    pr = cut_middle(pr, room_for(pr, 40), 60);
   return in + ": " + pr + (fx.empty() ? "" : "; " + fx);
 }
 
@@ -237,7 +235,7 @@ std::string one_line(const std::string& message)
   std::string line = escaped(message);
   if (display_length(line) > kMessageBudget)
     line = shorten_quotes(line);
-  return cut_middle(line, kMessageBudget);
+  return cut_middle(line, kMessageBudget, 50);
 }
 
 } // namespace haec::text

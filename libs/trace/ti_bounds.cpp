@@ -44,7 +44,7 @@ void check_number_bounds(const std::vector<std::string>& f, const std::string& a
     if (std::fabs(v) > static_cast<double>(INT_MAX))
       throw InputError(at, arg + " is beyond what SimGrid's replay takes (an MPI int, at most " +
                                std::to_string(INT_MAX) + ")",
-                       "the trace is corrupt, or split the message into parts of at most 2^31-1 elements");
+                       "the trace is corrupt");
     if (v != std::trunc(v))
       throw InputError(at, arg + " is not a whole number", "counts, sizes, peers and tags are integers; the trace is corrupt");
   }

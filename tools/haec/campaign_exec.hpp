@@ -18,7 +18,11 @@ struct CampaignPlan {
   std::filesystem::path out;          // DIR, absolute
   std::vector<RunPreview> previews;   // per run: ranks and nodes, from haec run's checks
   std::vector<RunState> states;       // per run
+  size_t finished_before = 0;         // runs finished by earlier campaigns
 };
+
+// "campaign: N runs, K already finished" on stderr, once the executor starts the runs.
+void announce(const CampaignPlan& p);
 
 std::filesystem::path run_dir(const CampaignPlan& p, size_t i);
 std::filesystem::path log_path(const CampaignPlan& p, size_t i);

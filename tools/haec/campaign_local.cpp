@@ -172,9 +172,15 @@ void end_run(CampaignPlan& p, size_t i, int status, Progress& bar)
 
 } // namespace
 
+void announce(const CampaignPlan& p)
+{
+  std::fprintf(stderr, "campaign: %zu runs, %zu already finished\n", p.states.size(), p.finished_before);
+}
+
 int run_local(CampaignPlan& p, int jobs)
 {
   fs::create_directories(p.out / "logs");
+  announce(p);
   std::vector<size_t> queue;
   for (size_t i = 0; i < p.states.size(); ++i)
     if (p.states[i] == RunState::pending)

@@ -99,8 +99,10 @@ void check_slurm_reachable()
 int run_slurm(CampaignPlan& p, int jobs)
 {
   const std::vector<size_t> tasks = write_commands(p);
-  if (tasks.empty())
+  if (tasks.empty()) {
+    announce(p);
     return 0;
+  }
   const std::string script = (p.out / "slurm" / "array.sh").string();
   std::string job;
   const std::string cmd = "sbatch --parsable --array=0-" + std::to_string(tasks.size() - 1) + "%" +
@@ -108,6 +110,7 @@ int run_slurm(CampaignPlan& p, int jobs)
   if (capture(cmd, job) != 0)
     throw std::runtime_error("sbatch refused the job array: " + first_line(job));
   job = job.substr(0, job.find_first_of(";\n"));
+  announce(p);
   int interrupted = 0; // haec's handlers (cmd_campaign.cpp) record the signal; sleep() returns early
   while ((interrupted = pending_interrupt()) == 0 && in_queue(job)) {
     show(p, tasks, job);

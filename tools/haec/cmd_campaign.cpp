@@ -29,11 +29,12 @@ struct CampaignOptions {
   int jobs = 0;
 };
 
+// "platform=cluster:4 map=xyz", each value at most 40 characters (an error line quotes it).
 std::string run_label(const CampaignRun& run)
 {
   std::string s;
   for (const auto& [axis, value] : run.axes)
-    s += (s.empty() ? "" : " ") + axis + "=" + value;
+    s += (s.empty() ? "" : " ") + axis + "=" + (value.size() <= 40 ? value : value.substr(0, 37) + "...");
   return s;
 }
 
@@ -133,7 +134,7 @@ int execute(const CampaignOptions& o, CampaignPlan& p)
     p.states.push_back(run_finished(p, i) ? RunState::done : RunState::pending);
     finished += p.states.back() == RunState::done;
   }
-  std::fprintf(stderr, "campaign: %zu runs, %zu already finished\n", p.states.size(), finished);
+  p.finished_before = finished; // the executor says it once the runs are under way (an sbatch refusal is one line)
   write_campaign_json(p);
   const int jobs   = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int status = o.executor == "slurm" ? run_slurm(p, jobs) : run_local(p, jobs);
