@@ -196,7 +196,11 @@ std::string cut_end(const std::string& text, size_t max)
 
 } // namespace
 
-std::string cut_middle(const std::string& text, size_t max, size_t head_share_percent)
+namespace {
+
+// cut_middle keeping `head_share_percent` of what stays at the start (a path: a third, for its
+// end; a problem: more, for its start).
+std::string cut_middle_share(const std::string& text, size_t max, size_t head_share_percent)
 {
   const size_t length = display_length(text);
   if (length <= max)
@@ -208,6 +212,13 @@ std::string cut_middle(const std::string& text, size_t max, size_t head_share_pe
   while (tail_start < text.size() && !cut_allowed(text, tail_start))
     ++tail_start;
   return text.substr(0, head_end) + "..." + text.substr(tail_start);
+}
+
+} // namespace
+
+std::string cut_middle(const std::string& text, size_t max)
+{
+  return cut_middle_share(text, max, 33);
 }
 
 std::string error_line(const std::string& input, const std::string& problem, const std::string& fix)
@@ -222,11 +233,11 @@ std::string error_line(const std::string& input, const std::string& problem, con
   if (length() > kMessageBudget) // the long quotes first, then the input (its end kept), the fix's end, the problem
     in = shorten_quotes(in), pr = shorten_quotes(pr), fx = shorten_quotes(fx);
   if (length() > kMessageBudget)
-    in = cut_middle(in, room_for(in, 80), 33);
+    in = cut_middle_share(in, room_for(in, 80), 33);
   if (length() > kMessageBudget)
     fx = cut_end(fx, room_for(fx, 60));
   if (length() > kMessageBudget)
-    pr = cut_middle(pr, room_for(pr, 40), 60);
+    pr = cut_middle_share(pr, room_for(pr, 40), 60);
   return in + ": " + pr + (fx.empty() ? "" : "; " + fx);
 }
 
@@ -235,7 +246,7 @@ std::string one_line(const std::string& message)
   std::string line = escaped(message);
   if (display_length(line) > kMessageBudget)
     line = shorten_quotes(line);
-  return cut_middle(line, kMessageBudget, 50);
+  return cut_middle_share(line, kMessageBudget, 50);
 }
 
 } // namespace haec::text

@@ -35,10 +35,9 @@ std::string escaped(const std::string& text);
 // budget (quoted excerpts cut first, then the input's middle, then the problem's and the fix's
 // ends), so that a 100,000-character spec or path still gives a short line that names it.
 std::string error_line(const std::string& input, const std::string& problem, const std::string& fix);
-// `text` (already escaped) cut to at most `max` characters by replacing its middle with "...",
-// keeping `head_share_percent` of what stays at the start (a path: a third; a problem: more);
+// `text` (already escaped) cut to at most `max` characters by replacing its middle with "...";
 // never inside a UTF-8 sequence or a \xNN escape.
-std::string cut_middle(const std::string& text, size_t max, size_t head_share_percent = 33);
+std::string cut_middle(const std::string& text, size_t max);
 // Characters (UTF-8 code points) of `text`.
 size_t display_length(const std::string& text);
 
