@@ -28,6 +28,7 @@ import time
 import traceback
 
 try:
+    import hypothesis.configuration
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 except ImportError:
@@ -130,6 +131,16 @@ def main():
     parser.add_argument("--report-module", default=os.path.join(HERE, "..", "..", "scripts", "campaign_report.py"))
     parser.add_argument("--reasons", action="store_true", help="print the most frequent refusals")
     args = parser.parse_args()
+    # Hypothesis keeps caches in ./.hypothesis: in a directory of its own, removed at the end.
+    home = tempfile.mkdtemp(prefix="fuzz-report-hypothesis-")
+    hypothesis.configuration.set_hypothesis_home_dir(home)
+    try:
+        return fuzz(args)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def fuzz(args):
     report = load(args.report_module)
     counts = {"examples": 0, "reports": 0, "accepted": 0, "refused": 0}
     reasons = collections.Counter()  # the kinds of refusal, for --reasons

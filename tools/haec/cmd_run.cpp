@@ -547,11 +547,12 @@ int simulate(const RunOptions& o, Plan& p)
     std::vector<std::string> suite_cfg;
     const std::string platform_arg = stage_inputs(o, p, suite_cfg);
     std::vector<std::string> argv  = smpirun_argv(o, p, platform_arg, suite_cfg);
+    if (SmpirunWords::needed(argv)) // smpirun would split a word at its blanks: haec-exec keeps it whole
+      argv.insert(argv.begin(), self_dir() + "/haec-exec");
     write_file_atomic((p.stage / "command.txt").string(), shell_line({}, argv) + "\n");
     redirect_to_stage(argv, p);
-    const SmpirunWords words(argv); // smpirun splits words at blanks: a path with one arrives whole
-    ChildResult r = run_child(words.argv(), words.env(), (p.stage / "stdout.txt").string(),
-                              (p.stage / "simgrid.log").string(), p.stage.string());
+    ChildResult r = run_child(argv, {}, (p.stage / "stdout.txt").string(), (p.stage / "simgrid.log").string(),
+                              p.stage.string());
     if (r.interrupted_by != 0)
       throw Interrupted(r.interrupted_by);
     if (simulation_failed(r, p.stage)) // run_failure.cpp: exit 2, 3 or 4, the log or directory kept

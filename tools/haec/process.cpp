@@ -6,6 +6,7 @@
 // haec waits with the interrupt signals blocked (sigtimedwait), so a signal can never slip in
 // between "is there a signal?" and "wait for the child".
 #include "process.hpp"
+#include "smpirun_words.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -168,6 +169,7 @@ void reap_all()
     std::error_code ec;
     if (!cleanup_path.empty())
       std::filesystem::remove_all(cleanup_path, ec);
+    remove_stale_words_dirs(); // haec-exec's, killed with the group before it could remove it
     ::_exit(137);
   }
   if (program < 0 || WIFEXITED(status))

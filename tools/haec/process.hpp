@@ -21,7 +21,8 @@ struct ChildResult {
 // /dev/null instead.
 // The child and all its descendants form one process group, watched by a supervisor process:
 // when the child ends, whatever is left of the group is killed; if haec dies, even by SIGKILL,
-// the supervisor kills the group and removes `cleanup_path` (e.g. a staging directory). When haec
+// the supervisor kills the group and removes `cleanup_path` (e.g. a staging directory) and the
+// private directories of haec-exec processes it killed (smpirun_words.hpp). When haec
 // receives an interrupt signal (kInterruptSignals) while the child runs (see DeferInterrupts), the signal is
 // forwarded to the group, which is killed after a grace period of 2 s. Nothing of the group
 // outlives this call.

@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <csignal>
 #include <filesystem>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -44,7 +46,39 @@ std::string install_prefix()
   return fs::weakly_canonical(fs::path(self_dir()) / "..").string();
 }
 
+// Where the private directories go: TMPDIR when smpirun could take its path, else /tmp.
+std::string words_base()
+{
+  const char* tmp = std::getenv("TMPDIR");
+  std::error_code ec;
+  return tmp && *tmp && SmpirunWords::safe(tmp) && fs::is_directory(tmp, ec) ? tmp : "/tmp";
+}
+
+const std::string kWordsPrefix = "haec-words-"; // then the pid of the haec-exec that made it
+
+bool process_gone(pid_t pid)
+{
+  return pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 } // namespace
+
+void remove_stale_words_dirs()
+{
+  std::error_code ec;
+  for (fs::directory_iterator it(words_base(), ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    struct stat st {};
+    if (name.rfind(kWordsPrefix, 0) != 0 || ::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != ::getuid())
+      continue;
+    const pid_t owner = static_cast<pid_t>(std::atol(name.c_str() + kWordsPrefix.size()));
+    if (process_gone(owner)) {
+      std::error_code ignored;
+      fs::remove_all(it->path(), ignored);
+    }
+  }
+}
 
 std::string smpirun_placeholder(size_t n)
 {
@@ -57,7 +91,12 @@ bool SmpirunWords::safe(const std::string& word)
          word.find("@@haec-") == std::string::npos;
 }
 
-SmpirunWords::SmpirunWords(const std::vector<std::string>& argv)
+bool SmpirunWords::needed(const std::vector<std::string>& argv)
+{
+  return SmpirunWords(argv, true).changed_;
+}
+
+SmpirunWords::SmpirunWords(const std::vector<std::string>& argv, bool dry) : dry_(dry)
 {
   size_t i = 1, wrapper_at = 0;
   argv_.push_back(argv.empty() ? "smpirun" : argv[0]);
@@ -91,8 +130,11 @@ SmpirunWords::SmpirunWords(const std::vector<std::string>& argv)
     }
     argv_[wrapper_at] = wrapper(command);
   }
-  if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp && !safe(tmp))
-    env_.push_back("TMPDIR=" + dir());
+  if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp && !safe(tmp)) {
+    changed_ = true;
+    if (!dry_)
+      env_.push_back("TMPDIR=" + dir());
+  }
 }
 
 SmpirunWords::~SmpirunWords()
@@ -107,9 +149,9 @@ std::string SmpirunWords::dir()
 {
   if (!dir_.empty())
     return dir_;
-  const char* tmp = std::getenv("TMPDIR");
-  std::string base = tmp && *tmp && safe(tmp) && fs::is_directory(tmp) ? tmp : "/tmp";
-  std::string templ = base + "/haec-words-XXXXXX";
+  remove_stale_words_dirs();
+  const std::string base = words_base();
+  std::string templ      = base + "/" + kWordsPrefix + std::to_string(::getpid()) + "-XXXXXX";
   if (::mkdtemp(templ.data()) == nullptr)
     throw std::runtime_error("cannot make a directory in " + base + " (" + std::strerror(errno) +
                              ") to pass paths with blanks to smpirun; free space there or set TMPDIR");
@@ -118,6 +160,9 @@ std::string SmpirunWords::dir()
 
 std::string SmpirunWords::link(const std::string& target, const std::string& name)
 {
+  changed_ = true;
+  if (dry_)
+    return target;
   const std::string path = dir() + "/" + std::to_string(links_++) + "-" + name;
   fs::create_symlink(target, path);
   return path;
@@ -125,6 +170,7 @@ std::string SmpirunWords::link(const std::string& target, const std::string& nam
 
 std::string SmpirunWords::placeholder(const std::string& word)
 {
+  changed_ = true;
   words_.push_back(word);
   return smpirun_placeholder(words_.size() - 1);
 }
@@ -139,13 +185,13 @@ std::string SmpirunWords::wrapper(const std::string& command)
     for (size_t at = rest.find(prefix); at != std::string::npos; at = rest.find(prefix, at + linked.size()))
       rest.replace(at, prefix.size(), linked);
   }
-  if (words_.empty())
+  if (words_.empty() || dry_)
     return rest;
   std::string file;
   for (const auto& w : words_)
     file += w + '\0';
   write_file_atomic(dir() + "/words", file);
-  return link(self_dir() + "/haec-exec", "haec-exec") + " " + dir() + "/words" + (rest.empty() ? "" : " " + rest);
+  return link(self_dir() + "/haec-exec", "haec-exec") + " --restore " + dir() + "/words" + (rest.empty() ? "" : " " + rest);
 }
 
 } // namespace haec::cli
