@@ -16,6 +16,7 @@ import html
 import io
 import math
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -24,10 +25,12 @@ FIXED = ["run", "status", "ranks", "nodes", "nodes_used", "makespan_s", "energy_
          "link_energy_j", "messages", "bytes", "transfer_hops", "message_hops", "mapping", "link_model", "governor",
          "pstate_switches", "migrations", "result_dir", "log"]
 SIZE_AXES = {"platform", "np", "seed"}  # the x axis and the repetitions, not a series
-NUMBERS = ["makespan_s", "energy_j", "host_energy_j", "link_energy_j", "messages", "bytes", "transfer_hops",
-           "message_hops", "pstate_switches", "migrations"]  # empty (not computed) or a finite number >= 0
+NUMBERS = ["makespan_s", "energy_j", "host_energy_j", "link_energy_j",
+           "message_hops"]  # empty (not computed) or a finite number >= 0
+TALLIES = ["messages", "bytes", "transfer_hops", "pstate_switches", "migrations"]  # empty or a whole number >= 0
 COUNTS = ["ranks", "nodes", "nodes_used"]  # whole numbers, haec campaign run always writes them
 STATUSES = {"done", "failed", "pending"}
+CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # bytes no results.csv holds (tab, CR, LF aside)
 LIMIT = 1e300  # beyond this, no plot can place a figure: not one of ours
 FIX = "rewrite it with `haec campaign run` (the same command again rewrites results.csv)"
 plt = None  # matplotlib.pyplot, loaded once results.csv has passed its checks
@@ -53,13 +56,21 @@ def quoted(text, limit=40):
 
 def decode(path, data):
     """The file's text; a byte that is not UTF-8 names its line and column."""
+    def where(at):
+        start = data.rfind(b"\n", 0, at) + 1
+        line = data.count(b"\n", 0, at) + 1
+        return f"{path}:{line}", data.count(b",", start, at) + 1
+
     try:
-        return data.decode("utf-8-sig")  # a byte-order mark (a file saved by a spreadsheet) is not text
+        text = data.decode("utf-8-sig")  # a byte-order mark (a file saved by a spreadsheet) is not text
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        start = data.rfind(b"\n", 0, e.start) + 1
-        column = data.count(b",", start, e.start) + 1
-        fail(f"{path}:{line}", f"column {column}: byte 0x{data[e.start]:02x} is not UTF-8", FIX)
+        line, column = where(e.start)
+        fail(line, f"column {column}: byte 0x{data[e.start]:02x} is not UTF-8", FIX)
+    control = CONTROL.search(data)
+    if control:  # a NUL or an escape byte: not text haec campaign run writes
+        line, column = where(control.start())
+        fail(line, f"column {column}: control byte 0x{data[control.start()]:02x} is not text", FIX)
+    return text
 
 
 def parse_csv(path, text):
@@ -119,7 +130,7 @@ def check_row(path, line, header, fields, ids):
     if row["run"] == "" or row["run"] in ids:
         fail(where, f"column 'run': {quoted(row['run'])} is {'empty' if not row['run'] else 'given twice'}", FIX)
     ids.add(row["run"])
-    for column in COUNTS:
+    for column in COUNTS + TALLIES:
         row[column] = number(where, column, row[column], whole=True)
     for column in NUMBERS:
         row[column] = number(where, column, row[column], whole=False)

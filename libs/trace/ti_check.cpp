@@ -355,9 +355,10 @@ std::vector<std::string> ti_rank_files(const std::string& list_path)
     auto f = replay_fields(line);
     if (f.empty())
       continue;
-    if (f.size() > 1) // an action: the list is itself a trace
+    long long rank = -1;
+    if (f.size() > 1 && is_int(f[0], rank)) // an action: the list is itself a trace
       return {list_path};
-    files.push_back(resolve_entry(f[0], list_path, lineno));
+    files.push_back(resolve_entry(text::trim(line), list_path, lineno)); // the whole line, as SimGrid reads it: blanks kept
   }
   if (files.empty())
     throw InputError(list_path, "trace is empty", "record a trace with haec trace record");

@@ -2,9 +2,10 @@
 # `haec campaign run` on a full disk: the campaign directory is on a small tmpfs filled up to leave
 # 0, 1, 2, ... free pages, so that the write that fails moves through campaign.json, the logs, the
 # runs' result files and results.csv. Every campaign either succeeds with the reference results or
-# fails (exit 3, its last line one "haec: " line) leaving either nothing (no run finished: no
-# campaign directory a later campaign would take for progress) or a directory whose finished runs
-# a campaign run again on a free disk keeps and completes to the reference results. The tmpfs is
+# fails (exit 3, its last line one "haec: " line) leaving either nothing (no campaign directory a
+# later campaign would take for progress), or a directory whose finished runs a campaign run again
+# on a free disk keeps and completes to the reference results, or one whose runs all failed, said
+# in the last line ("runs failed; see their logs"), that a second campaign runs again whole. The tmpfs is
 # mounted in a user namespace (unshare -rm); where that is not allowed the test says so and skips.
 if [[ -z ${HAEC_IN_NAMESPACE:-} ]]; then
   if unshare -rm true 2> /dev/null; then
@@ -46,14 +47,18 @@ for keep in $(seq 0 80); do
     failures=$((failures + 1))
     [[ $status == 3 ]] || { cat err >&2; fail "$keep free pages: exit $status, want 3"; }
     tail -1 err | grep -q "^haec: " || { cat err >&2; fail "$keep free pages: the last line is not 'haec: ...'"; }
-    if [[ -e disk/c ]]; then # something finished: it must be real progress, completed by a second campaign
-      finished=$(find disk/c/runs -mindepth 2 -maxdepth 2 -name summary.json | grep -vc '\.tmp-' || true)
-      [[ $finished -ge 1 ]] || fail "$keep free pages: a campaign directory without a finished run was left: $(ls -A disk/c)"
+    if [[ -e disk/c ]]; then # kept: real progress, or failed runs with their logs, completed by a second campaign
+      finished=$(find disk/c/runs -mindepth 2 -maxdepth 2 -name summary.json 2> /dev/null | grep -vc '\.tmp-' || true)
+      if [[ $finished -eq 0 ]]; then # the line says what was kept and why; nothing passes for a finished run
+        tail -1 err | grep -q "runs failed; see their logs in" ||
+          fail "$keep free pages: a campaign directory without a finished run was left: $(ls -A disk/c); $(tail -1 err)"
+        grep -q ',done,' disk/c/results.csv 2> /dev/null && fail "$keep free pages: results.csv lists a run done"
+      fi
       ls -d disk/c/runs/*.tmp-* 2> /dev/null && fail "$keep free pages: a staging directory was left"
       kept=$((kept + 1))
       rm -f disk/filler
       "${CAMPAIGN[@]}" --out disk/c > /dev/null 2> resume.err || { cat resume.err >&2; fail "$keep free pages: resume failed"; }
-      grep -q "already finished" resume.err || fail "resume: $(head -1 resume.err)"
+      grep -q "2 runs, $finished already finished" resume.err || fail "resume after $finished finished: $(head -1 resume.err)"
       cmp -s ref.csv <(figures disk/c/results.csv) || fail "$keep free pages: resumed results differ from the reference"
     fi
   fi

@@ -22,6 +22,9 @@ int main(int argc, char** argv)
   if (rank == 0)
     for (int i = 1; i < argc; ++i)
       printf("arg[%d]=<%s>\n", i, argv[i]);
+  if (rank == 0 && argc > 1 && argv[1][0] == 'S') // "S": spin until killed (the SIGKILL check below)
+    for (volatile unsigned long i = 0;; ++i) {
+    }
   int token = rank;
   MPI_Allreduce(MPI_IN_PLACE, &token, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Finalize();
@@ -39,6 +42,35 @@ printf 'arg[1]=<a b>\narg[2]=<*>\narg[3]=<>\narg[4]=<--cfg=x:y>\narg[5]=<-z>\nar
 grep '^arg\[' "$odd/r s/stdout.txt" > got.txt || true
 cmp want.txt got.txt || { cat got.txt; fail "the program's arguments did not arrive whole"; }
 ls "$odd" | grep -q tmp- && fail "a staging directory was left in $odd"
+
+# command.txt is a line a user can paste: run again as it is, it gives the same figures.
+cp "$odd/r s/summary.json" first.json && rm "$odd/r s/summary.json"
+(cd / && bash -c "$(cat "$odd/r s/command.txt")" > "$work/pasted.out" 2>&1) || { cat pasted.out; fail "command.txt did not run: $(cat "$odd/r s/command.txt")"; }
+grep -q '^arg\[1\]=<a b>$' pasted.out || { cat pasted.out; fail "pasted command.txt: the arguments did not arrive whole"; }
+for f in messages bytes; do # emulated times vary from run to run; what was sent does not
+  a=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$odd/r s/summary.json" $f)
+  b=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' first.json $f)
+  [ "$a" = "$b" ] || fail "command.txt gave $f $a, the run $b"
+done
+
+# A comma in a path (SimGrid splits --cfg values at commas too) and one in a program argument.
+"$haec" run --quiet -np 2 --platform cluster:2 --out "$odd/c,d" -- "$odd/my prog" "x,y" 2> comma.err ||
+  { cat comma.err; fail "haec run into a directory with a comma"; }
+grep -q '^arg\[1\]=<x,y>$' "$odd/c,d/stdout.txt" || fail "the argument with a comma did not arrive whole"
+
+# A run killed by SIGKILL leaves neither its staging directory nor the private directory of the
+# words it passed to smpirun (haec-words-*, in TMPDIR).
+mkdir tmpd
+TMPDIR="$work/tmpd" "$haec" run --quiet -np 2 --platform cluster:2 --out "$odd/killed" -- "$odd/my prog" S "a b" 2> killed.err &
+victim=$!
+for _ in $(seq 1 100); do ls tmpd | grep -q haec-words && break; sleep 0.1; done
+ls tmpd | grep -q haec-words || fail "no private directory appeared in TMPDIR (the check would prove nothing)"
+sleep 0.5
+kill -KILL $victim
+wait $victim 2> /dev/null || true
+for _ in $(seq 1 50); do { [ -z "$(ls tmpd)" ] && ! ls "$odd" | grep -q killed; } && break; sleep 0.1; done
+[ -z "$(ls tmpd)" ] || fail "a SIGKILLed run left $(ls tmpd) in TMPDIR"
+ls "$odd" | grep -q killed && fail "a SIGKILLed run left $(ls "$odd" | grep killed)"
 
 # trace record, check, replay (relative output name starting with a dash, from inside the odd dir)
 (cd "$odd" && "$haec" trace record -np 2 --platform cluster:2 --out=-t.trace -- "./my prog" "x y" > ../rec.out 2> ../rec.err) ||
@@ -69,7 +101,7 @@ done
 "$haec" map --platform haec-box:2x2x2 --map min-md --traffic "$odd/-t.trace" -np 2 --out "$odd/map o" > map.out ||
   fail "haec map into an odd directory"
 [ -s "$odd/map o/hostfile" ] || fail "no hostfile from haec map"
-"$haec" platform cluster:2 --out "$odd/p l.json" > /dev/null || fail "haec platform --out with a blank"
+"$haec" platform haec-box:2x2x2 --out "$odd/p l.json" > /dev/null || fail "haec platform --out with a blank"
 "$haec" run --quiet -np 2 --platform "$odd/p l.json" --hostfile "$odd/map o/hostfile" --out "$odd/pf" -- "$odd/my prog" 2> pf.err ||
   { cat pf.err; fail "haec run with a platform file and a hostfile in odd paths"; }
 

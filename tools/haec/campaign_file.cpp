@@ -171,8 +171,7 @@ std::string run_id(const CampaignRun& run, std::vector<std::string> options, con
   for (const auto& [axis, value] : run.axes)
     name += (name.empty() ? "" : "_") + slug(value);
   std::sort(options.begin(), options.end()); // each option is set once (check_set_once): order is no matter
-  options.insert(options.end(), tail.begin(), tail.end());
-  return name.substr(0, 60) + "-" + text::fnv1a_hex(environment + '\0' + run_inputs_key(options, workdir));
+  return name.substr(0, 60) + "-" + text::fnv1a_hex(environment + '\0' + run_inputs_key(options, tail, workdir));
 }
 
 // The option an argument sets ("np" for --np=4, "cfg:smpi/host-speed" for --cfg=smpi/host-speed:1Gf).

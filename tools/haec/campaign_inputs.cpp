@@ -3,7 +3,9 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -69,8 +71,24 @@ std::string rank_files_digest(const std::string& list, const std::string& workdi
   return key;
 }
 
-// One argument with the file it names, if any, replaced by its content ("--replay=<digest>").
-std::string argument_key(const std::string& arg, const std::string& workdir)
+// A value written as a number, in one spelling: "01", "1.0" and "1e0" are 1 (haec run reads them
+// alike). Anything else (hexadecimal, inf, words) stays as written.
+std::string canonical_number(const std::string& value)
+{
+  if (value.empty() || value.find_first_of("xXnN") != std::string::npos)
+    return value;
+  char* end       = nullptr;
+  const double v  = std::strtod(value.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v))
+    return value;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// One argument with the file it names, if any, replaced by its content ("--replay=<digest>"); an
+// option's number in one spelling when `option` (a program's own arguments stay as written).
+std::string argument_key(const std::string& arg, const std::string& workdir, bool option)
 {
   const size_t eq          = arg.rfind("--", 0) == 0 ? arg.find('=') : std::string::npos;
   std::string head         = eq == std::string::npos ? "" : arg.substr(0, eq + 1);
@@ -80,17 +98,20 @@ std::string argument_key(const std::string& arg, const std::string& workdir)
   const std::string path   = resolve(value, workdir);
   const std::string digest = content_digest(path);
   if (digest.empty())
-    return arg;
+    return option && !head.empty() ? head + canonical_number(value) : arg;
   return head + "file:" + digest + (head == "--replay=" ? rank_files_digest(path, workdir) : "");
 }
 
 } // namespace
 
-std::string run_inputs_key(const std::vector<std::string>& args, const std::string& workdir)
+std::string run_inputs_key(const std::vector<std::string>& options, const std::vector<std::string>& tail,
+                           const std::string& workdir)
 {
   std::string key;
-  for (const auto& a : args)
-    key += argument_key(a, workdir) + '\0';
+  for (const auto& a : options)
+    key += argument_key(a, workdir, true) + '\0';
+  for (const auto& a : tail)
+    key += argument_key(a, workdir, false) + '\0';
   return key;
 }
 

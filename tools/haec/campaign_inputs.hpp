@@ -10,8 +10,11 @@
 
 namespace haec::cli {
 
-// The key of a run with these arguments, started in `workdir` (relative paths are relative to it).
-std::string run_inputs_key(const std::vector<std::string>& args, const std::string& workdir);
+// The key of a run with these haec run options (each file they name replaced by its content, each
+// number in one spelling: --seed=01 is --seed=1) and this program or trace with its arguments (as
+// written, files replaced by their content), started in `workdir` (relative paths are relative to it).
+std::string run_inputs_key(const std::vector<std::string>& options, const std::vector<std::string>& tail,
+                           const std::string& workdir);
 
 // "<64-bit FNV-1a hex>/<size>" of a file's bytes, "" when it is not a readable regular file. Each
 // file is read once per process while its size and modification time stay the same.

@@ -2,6 +2,7 @@
 #include "atomic_file.hpp"
 #include "install_paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -36,7 +37,7 @@ std::string safe_name(const std::string& target)
 {
   std::string name = fs::path(target).filename().string();
   for (char& c : name)
-    if (!SmpirunWords::safe(std::string(1, c)) || static_cast<unsigned char>(c) >= 0x80)
+    if (!SmpirunWords::safe(std::string(1, c)) || c == ',' || static_cast<unsigned char>(c) >= 0x80)
       c = '_';
   return name.empty() ? "file" : name.substr(0, 40);
 }
@@ -46,12 +47,20 @@ std::string install_prefix()
   return fs::weakly_canonical(fs::path(self_dir()) / "..").string();
 }
 
+const char* const kSimGridSeparators = " \t\n,"; // between --cfg settings (xbt's set_parse)
+
+// Whether smpirun and then SimGrid pass `value` on whole as the value of a --cfg setting.
+bool whole_in_cfg(const std::string& value)
+{
+  return SmpirunWords::safe(value) && value.find_first_of(kSimGridSeparators) == std::string::npos;
+}
+
 // Where the private directories go: TMPDIR when smpirun could take its path, else /tmp.
 std::string words_base()
 {
   const char* tmp = std::getenv("TMPDIR");
   std::error_code ec;
-  return tmp && *tmp && SmpirunWords::safe(tmp) && fs::is_directory(tmp, ec) ? tmp : "/tmp";
+  return tmp && *tmp && whole_in_cfg(tmp) && fs::is_directory(tmp, ec) ? tmp : "/tmp";
 }
 
 const std::string kWordsPrefix = "haec-words-"; // then the pid of the haec-exec that made it
@@ -104,9 +113,8 @@ SmpirunWords::SmpirunWords(const std::vector<std::string>& argv, bool dry) : dry
     const std::string& w = argv[i];
     argv_.push_back(w);
     if (is_setting(w)) { // smpirun splits what follows the '='
-      const std::string value = w.substr(6);
-      if (!safe(value))
-        argv_.back() = w.substr(0, 6) + placeholder(value);
+      const std::string value = w.rfind("--cfg=", 0) == 0 ? cfg_setting(w.substr(6)) : w.substr(6);
+      argv_.back() = w.substr(0, 6) + (safe(value) ? value : placeholder(value));
       continue;
     }
     if (i + 1 >= argv.size())
@@ -114,12 +122,19 @@ SmpirunWords::SmpirunWords(const std::vector<std::string>& argv, bool dry) : dry
     const std::string& value = argv[++i];
     if (w == "-wrapper")
       wrapper_at = argv_.size();
-    argv_.push_back((w == "-hostfile" || w == "-machinefile" || w == "-replay" || w == "-trace-comment-file") && !safe(value)
+    argv_.push_back((w == "-hostfile" || w == "-machinefile" || w == "-replay" || w == "-trace-comment-file") &&
+                            !whole_in_cfg(value) // smpirun passes these as --cfg values
                         ? link(fs::absolute(value).string(), safe_name(value))
                         : value);
   }
   if (i < argv.size()) // the program: smpirun quotes it
     argv_.push_back(argv[i++]);
+  // The simulator takes --cfg=, --log=, --help, --version... from the program's arguments too, up
+  // to a "--", which it removes: one goes first when an argument starts with "--".
+  if (std::any_of(argv.begin() + static_cast<long>(i), argv.end(), [](const std::string& a) { return a.rfind("--", 0) == 0; })) {
+    argv_.push_back("--");
+    changed_ = true;
+  }
   for (; i < argv.size(); ++i) // its arguments: split, and --cfg=/--log= ones taken by smpirun
     argv_.push_back(safe(argv[i]) && !is_setting(argv[i]) ? argv[i] : placeholder(argv[i]));
   const std::string command = wrapper_at ? argv_[wrapper_at] : "";
@@ -130,7 +145,7 @@ SmpirunWords::SmpirunWords(const std::vector<std::string>& argv, bool dry) : dry
     }
     argv_[wrapper_at] = wrapper(command);
   }
-  if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp && !safe(tmp)) {
+  if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp && !whole_in_cfg(tmp)) { // smpirun: --cfg=smpi/tmpdir:
     changed_ = true;
     if (!dry_)
       env_.push_back("TMPDIR=" + dir());
@@ -166,6 +181,24 @@ std::string SmpirunWords::link(const std::string& target, const std::string& nam
   const std::string path = dir() + "/" + std::to_string(links_++) + "-" + name;
   fs::create_symlink(target, path);
   return path;
+}
+
+// SimGrid splits a --cfg value at blanks and commas itself (xbt's set_parse), whatever reaches it:
+// a path holding one goes as a link to it, or, for a file still to be written, as a link to its
+// directory. Other values stay as given (SimGrid takes them or refuses them as usual).
+std::string SmpirunWords::cfg_setting(const std::string& setting)
+{
+  const size_t colon = setting.find(':');
+  if (colon == std::string::npos || setting.find_first_of(kSimGridSeparators, colon) == std::string::npos)
+    return setting;
+  const std::string key = setting.substr(0, colon + 1), value = setting.substr(colon + 1);
+  const fs::path path(value), parent = path.parent_path(), name = path.filename();
+  std::error_code ec;
+  if (fs::exists(path, ec))
+    return key + link(fs::absolute(path).string(), safe_name(value));
+  if (!parent.empty() && fs::is_directory(parent, ec) && name.string().find_first_of(kSimGridSeparators) == std::string::npos)
+    return key + link(fs::absolute(parent).string(), "dir") + "/" + name.string();
+  return setting;
 }
 
 std::string SmpirunWords::placeholder(const std::string& word)

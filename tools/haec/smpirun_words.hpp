@@ -5,14 +5,18 @@
 // command line so that every word arrives whole:
 //   - a file smpirun itself opens (-hostfile, -replay) is given as a symbolic link with a safe
 //     name in a private directory (smpirun checks that the file exists);
+//   - a --cfg value naming a path with a blank or a comma, which SimGrid itself would split, is
+//     given as a link to it (or to its directory) in that private directory;
 //   - any other word smpirun would split (a --cfg value, a program argument) is given as a
 //     placeholder @@haec-N@@, and `haec-exec --restore`, put first in smpirun's -wrapper, puts the
 //     word back into the simulator's command line (the words travel in a file of the private
 //     directory);
+//   - a "--" goes before the program's arguments when one starts with "--" (the simulator would
+//     take --cfg=, --log=, --help... from them);
 //   - the install directory in the -wrapper command (LD_PRELOAD's libraries) is given as a link;
 //   - TMPDIR, where smpirun makes its own directory, is that private directory when the user's
 //     has a blank.
-// The result directory still ends where the user asked: the simulator gets the real paths. When
+// The result directory still ends where the user asked: the simulator writes through the links. When
 // every word is safe already (the usual case) nothing changes and no directory is made.
 //
 // haec-exec (exec_words_main.cpp) does the rewriting: haec run starts `haec-exec smpirun ...`
@@ -46,6 +50,7 @@ private:
   SmpirunWords(const std::vector<std::string>& argv, bool dry);
   std::string dir(); // the private directory, made on first use
   std::string link(const std::string& target, const std::string& name);
+  std::string cfg_setting(const std::string& setting);
   std::string placeholder(const std::string& word);
   std::string wrapper(const std::string& command);
 
