@@ -164,14 +164,22 @@ std::string slug(const std::string& s)
 // Readable and stable: the axis values, then a hash of everything that defines the run's result
 // (campaign_inputs.hpp: its options in any order, the program or trace, the content of each file
 // they name, haec's and SimGrid's versions).
-std::string run_id(const CampaignRun& run, std::vector<std::string> options, const std::vector<std::string>& tail,
-                   const std::string& environment, const std::string& workdir)
+// `hash`: run_hash() of the run.
+std::string run_id(const CampaignRun& run, const std::string& hash)
 {
   std::string name;
   for (const auto& [axis, value] : run.axes)
     name += (name.empty() ? "" : "_") + slug(value);
+  return name.substr(0, 60) + "-" + hash;
+}
+
+// The hash of everything that defines the run's result: two runs with one hash are one run, however
+// their values are spelled (seed 1 and "01", a file under two names).
+std::string run_hash(std::vector<std::string> options, const std::vector<std::string>& tail,
+                     const std::string& environment, const std::string& workdir)
+{
   std::sort(options.begin(), options.end()); // each option is set once (check_set_once): order is no matter
-  return name.substr(0, 60) + "-" + text::fnv1a_hex(environment + '\0' + run_inputs_key(options, tail, workdir));
+  return text::fnv1a_hex(environment + '\0' + run_inputs_key(options, tail, workdir));
 }
 
 // The option an argument sets ("np" for --np=4, "cfg:smpi/host-speed" for --cfg=smpi/host-speed:1Gf).
@@ -262,7 +270,7 @@ Campaign read_campaign(const std::string& file, const std::string& environment)
                                   : r.dir.string();
   for (const auto& a : axes)
     c.axis_names.push_back(a.first);
-  std::map<std::string, std::string> ids; // id -> the run's label, for runs given twice
+  std::map<std::string, std::string> hashes; // run_hash -> the run's label, for runs given twice
   std::vector<size_t> index(axes.size(), 0);
   for (bool more = true; more;) {
     CampaignRun run;
@@ -278,9 +286,10 @@ Campaign read_campaign(const std::string& file, const std::string& environment)
     check_set_once(r, sources);
     for (const auto& [source, args] : sources)
       run.args.insert(run.args.end(), args.begin(), args.end());
-    run.id = run_id(run, run.args, tail, environment, c.workdir);
+    const std::string hash = run_hash(run.args, tail, environment, c.workdir);
+    run.id                 = run_id(run, hash);
     run.args.insert(run.args.end(), tail.begin(), tail.end());
-    if (auto [it, fresh] = ids.emplace(run.id, label); !fresh)
+    if (auto [it, fresh] = hashes.emplace(hash, label); !fresh)
       r.fail("runs '" + it->second + "' and '" + label + "' are the same run", "give each run once");
     c.runs.push_back(std::move(run));
     more = false; // odometer over the axes, last axis fastest
