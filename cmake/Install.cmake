@@ -1,6 +1,7 @@
 # `cmake --install build --prefix P`: the layout of the build tree, under P (the tool finds its
 # siblings relative to its own location, tools/haec/install_paths.cpp):
-#   P/bin/               haec, haec-cc, haec-cxx, haec-f77, haec-fc (links to haec), haec-simgrid-probe
+#   P/bin/               haec, haec-cc, haec-cxx, haec-f77, haec-fc (links to haec), haec-simgrid-probe,
+#                        haec-exec (runs smpirun when a path has a blank, tools/haec/smpirun_words.hpp)
 #   P/lib/               libhaec_suite.so, libhaec_pmpi.so; pkgconfig/haec-smpi.pc; cmake/haec-smpi/
 #   P/share/haec/        what haec runs (campaign report, calibration plots), result scripts,
 #                        ready platform files, example campaigns
@@ -21,6 +22,7 @@ set_target_properties(haec_pmpi PROPERTIES EXPORT_NAME pmpi)
 
 install(TARGETS haec haec-simgrid-probe EXPORT haec-smpi-targets RUNTIME DESTINATION bin)
 install(TARGETS haec_suite haec_pmpi EXPORT haec-smpi-targets LIBRARY DESTINATION lib)
+install(TARGETS haec-exec RUNTIME DESTINATION bin) # haec's helper, not for other projects: not exported
 foreach(link ${HAEC_COMPILER_LINKS})
   install(CODE "file(CREATE_LINK haec \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/${link}\" SYMBOLIC)
                 message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/${link} -> haec\")")
