@@ -1,6 +1,7 @@
 # `cmake --install build --prefix P`: the layout of the build tree, under P (the tool finds its
 # siblings relative to its own location, tools/haec/install_paths.cpp):
-#   P/bin/               haec, haec-cc, haec-cxx, haec-f77, haec-fc (links to haec), haec-simgrid-probe
+#   P/bin/               haec, haec-cc, haec-cxx, haec-f77, haec-fc (links to haec), haec-simgrid-probe,
+#                        haec-exec (runs smpirun when a path has a blank, tools/haec/smpirun_words.hpp)
 #   P/lib/               libhaec_suite.so, libhaec_pmpi.so, libhaec_pmpi_entry.a (the entry points haec-cc
 #                        links into programs), haec-replay (the trace replayer); pkgconfig/haec-smpi.pc;
 #                        cmake/haec-smpi/
@@ -25,6 +26,7 @@ install(TARGETS haec haec-simgrid-probe EXPORT haec-smpi-targets RUNTIME DESTINA
 install(TARGETS haec_suite haec_pmpi EXPORT haec-smpi-targets LIBRARY DESTINATION lib)
 install(TARGETS haec_pmpi_entry ARCHIVE DESTINATION lib)
 install(TARGETS haec_replay LIBRARY DESTINATION lib)
+install(TARGETS haec-exec RUNTIME DESTINATION bin) # haec's helper, not for other projects: not exported
 foreach(link ${HAEC_COMPILER_LINKS})
   install(CODE "file(CREATE_LINK haec \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/${link}\" SYMBOLIC)
                 message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/${link} -> haec\")")

@@ -4,6 +4,7 @@
 #include "core_parts.hpp"
 #include "haec_zone.hpp"
 #include "input_error.hpp"
+#include "json_input.hpp"
 #include "platform_spec.hpp"
 #include "run.hpp"
 #include "topology.hpp"
@@ -42,9 +43,8 @@ extern "C" void load_platform(const simgrid::s4u::Engine&)
     if (path.empty())
       throw haec::InputError("-platform libhaec_suite.so", "no platform description given",
                              "add --cfg=haec/platform:platform.json (written by `haec platform`)");
-    auto json = nlohmann::json::parse(haec::read_file(path, "haec/platform"), nullptr, false);
-    if (json.is_discarded())
-      throw haec::InputError(path, "is not valid JSON", "regenerate it with `haec platform`");
+    const nlohmann::json json =
+        haec::parse_json_input(haec::read_file(path, "haec/platform"), path, "regenerate it with `haec platform`", false);
     topology = std::make_unique<haec::platform::Topology>(haec::platform::from_json(json, path));
     haec::platform::build_in_simgrid(*topology, {}, routing_choice());
   } catch (const std::exception& e) {

@@ -52,8 +52,11 @@ std::string rank_file_path(const char* name)
   std::filesystem::path p(name);
   if (p.is_absolute() || std::filesystem::exists(p))
     return p.string();
-  const std::string list = simgrid::config::get_value<std::string>("smpi/replay");
-  const std::filesystem::path beside = std::filesystem::path(list).parent_path() / p;
+  std::filesystem::path list = simgrid::config::get_value<std::string>("smpi/replay");
+  std::error_code ec;
+  if (std::filesystem::is_symlink(list, ec)) // a list whose path has a blank comes as a link (tools/haec/smpirun_words.hpp)
+    list = std::filesystem::canonical(list, ec);
+  const std::filesystem::path beside = list.parent_path() / p;
   return std::filesystem::exists(beside) ? beside.string() : p.string();
 }
 

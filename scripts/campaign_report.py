@@ -6,48 +6,164 @@ the platform's node count (one line per combination of the other axes, mean over
 energy-makespan Pareto front, and tables per mapping and per link model. Figures a run did not
 compute are empty cells in results.csv and are left out, never drawn as 0. The report directory is
 written next to its final place and renamed into it, so a failed report leaves none behind.
+
+Every problem is one line on stderr: a results.csv that is not one of ours (a non-number where a
+figure belongs, a row of the wrong length, bytes that are not UTF-8, ...) names the file, the line
+and the column, exit 2; an output that cannot be written (full disk) exit 3. Never a traceback.
 """
 import csv
 import html
+import io
+import math
 import os
+import re
 import shutil
 import statistics
 import sys
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 FIXED = ["run", "status", "ranks", "nodes", "nodes_used", "makespan_s", "energy_j", "host_energy_j",
          "link_energy_j", "messages", "bytes", "transfer_hops", "message_hops", "mapping", "link_model", "governor",
          "pstate_switches", "migrations", "result_dir", "log"]
 SIZE_AXES = {"platform", "np", "seed"}  # the x axis and the repetitions, not a series
+NUMBERS = ["makespan_s", "energy_j", "host_energy_j", "link_energy_j",
+           "message_hops"]  # empty (not computed) or a finite number >= 0
+TALLIES = ["messages", "bytes", "transfer_hops", "pstate_switches", "migrations"]  # empty or a whole number >= 0
+COUNTS = ["ranks", "nodes", "nodes_used"]  # whole numbers, haec campaign run always writes them
+STATUSES = {"done", "failed", "pending"}
+CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # bytes no results.csv holds (tab, CR, LF aside)
+LIMIT = 1e300  # beyond this, no plot can place a figure: not one of ours
+FIX = "rewrite it with `haec campaign run` (the same command again rewrites results.csv)"
+plt = None  # matplotlib.pyplot, loaded once results.csv has passed its checks
 
 
-def fail(where, problem, fix):
-    print(f"haec: {where}: {problem}; {fix}", file=sys.stderr)
-    sys.exit(2)
+class BadInput(Exception):
+    """One line for the user: where, what is wrong, how to fix it; exit status 2 or 3."""
+
+    def __init__(self, where, problem, fix, status=2):
+        super().__init__(f"{where}: {problem}; {fix}")
+        self.status = status
 
 
-def number(s):
-    return float(s) if s not in ("", None) else None
+def fail(where, problem, fix, status=2):
+    raise BadInput(where, problem, fix, status)
+
+
+def quoted(text, limit=40):
+    """A cell quoted in an error line: escaped, at most `limit` characters."""
+    text = text.encode("unicode_escape").decode("ascii")
+    return "'" + (text if len(text) <= limit else text[:limit - 3] + "...") + "'"
+
+
+def decode(path, data):
+    """The file's text; a byte that is not UTF-8 names its line and column."""
+    def where(at):
+        start = data.rfind(b"\n", 0, at) + 1
+        line = data.count(b"\n", 0, at) + 1
+        return f"{path}:{line}", data.count(b",", start, at) + 1
+
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark (a file saved by a spreadsheet) is not text
+    except UnicodeDecodeError as e:
+        line, column = where(e.start)
+        fail(line, f"column {column}: byte 0x{data[e.start]:02x} is not UTF-8", FIX)
+    control = CONTROL.search(data)
+    if control:  # a NUL or an escape byte: not text haec campaign run writes
+        line, column = where(control.start())
+        fail(line, f"column {column}: control byte 0x{data[control.start()]:02x} is not text", FIX)
+    return text
+
+
+def parse_csv(path, text):
+    """The header and the rows with their line numbers; quoting errors name the line."""
+    rows = []
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        for fields in reader:
+            rows.append((reader.line_num, fields))
+    except csv.Error as e:
+        fail(f"{path}:{max(reader.line_num, 1)}", f"is not valid CSV ({e})", FIX)
+    if not rows:
+        fail(path, "is empty", FIX)
+    return rows[0][1], rows[1:]
+
+
+def check_header(path, header):
+    if header[:2] != ["run", "status"]:
+        fail(f"{path}:1", "is not a campaign results.csv (no run,status header)",
+             "give the --out directory of `haec campaign run`")
+    seen = set()
+    for column in header:
+        if column in seen:
+            fail(f"{path}:1", f"column {quoted(column)} appears twice", FIX)
+        seen.add(column)
+    missing = [c for c in FIXED if c not in seen]
+    if missing:
+        fail(f"{path}:1", f"column {quoted(missing[0])} is missing", FIX)
+
+
+def number(where, column, text, whole):
+    """A cell of a figure column: None when empty, else a finite number >= 0 (whole if asked)."""
+    if text == "":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value < 0 or value > LIMIT or (whole and value != int(value)):
+        kind = "a whole number >= 0" if whole else "a finite number >= 0"
+        fail(where, f"column {quoted(column)}: {quoted(text)} is not {kind}", FIX)
+    return value
+
+
+def check_row(path, line, header, fields, ids):
+    """The row as a dict of checked values (figures as float or None)."""
+    where = f"{path}:{line}"
+    if len(fields) < len(header):
+        fail(where, f"column {quoted(header[len(fields)])} is missing: the row has {len(fields)} fields, the header "
+             f"{len(header)}", FIX)
+    if len(fields) > len(header):
+        fail(where, f"field {len(header) + 1} has no column: the row has {len(fields)} fields, the header "
+             f"{len(header)}", FIX)
+    row = dict(zip(header, fields))
+    if row["status"] not in STATUSES:
+        fail(where, f"column 'status': {quoted(row['status'])} is not done, failed or pending", FIX)
+    if row["run"] == "" or row["run"] in ids:
+        fail(where, f"column 'run': {quoted(row['run'])} is {'empty' if not row['run'] else 'given twice'}", FIX)
+    ids.add(row["run"])
+    for column in COUNTS + TALLIES:
+        row[column] = number(where, column, row[column], whole=True)
+    for column in NUMBERS:
+        row[column] = number(where, column, row[column], whole=False)
+    if row["status"] == "done":
+        for column in ("makespan_s", "nodes"):
+            if row[column] is None:
+                fail(where, f"column {quoted(column)} is empty in a finished run", FIX)
+        if row["nodes"] < 1:
+            fail(where, "column 'nodes': a platform has at least 1 node", FIX)
+    return row
 
 
 def read_rows(path):
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        if reader.fieldnames is None or reader.fieldnames[:2] != ["run", "status"]:
-            fail(path, "is not a campaign results.csv", "give the --out directory of `haec campaign run`")
-        axes = [c for c in reader.fieldnames[2:] if c not in FIXED]
-        rows = list(reader)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        fail(path, f"cannot be read ({e.strerror})", "check the path and its permissions")
+    header, records = parse_csv(path, decode(path, data))
+    check_header(path, header)
+    axes = [c for c in header[2:] if c not in FIXED]
+    ids = set()
+    rows = [check_row(path, line, header, fields, ids) for line, fields in records]
     done = [r for r in rows if r["status"] == "done"]
     if not done:
         fail(path, "holds no finished run", "run the campaign first (haec campaign run)")
-    for r in done:
-        for k in ("makespan_s", "energy_j", "nodes"):
-            r[k] = number(r[k])
     return axes, rows, done
+
+
+def legend_text(text):
+    """Text for matplotlib: '$' would start mathematics, a leading '_' hides a legend entry."""
+    text = text.replace("$", r"\$")
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def is_size_axis(axis, row):
@@ -70,8 +186,8 @@ def platform_kind(row, axes):
 def series_key(row, axes, kinds):
     """Runs of one series differ only in size and seed; platforms of different kinds never share one."""
     parts = [f"{a}={row[a]}" for a in axes if not is_size_axis(a, row)]
-    if len(kinds) > 1:
-        parts.insert(0, platform_kind(row, axes))
+    if len(kinds) > 1:  # a row without a platform axis of its own is a kind of its own
+        parts.insert(0, platform_kind(row, axes) or "(no platform axis)")
     return ", ".join(parts) or "all runs"
 
 
@@ -86,7 +202,7 @@ def plot_vs_nodes(done, axes, figure, label, path):
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for name, points in sorted(series.items()):
         xs = sorted(points)
-        ax.plot(xs, [statistics.mean(points[x]) for x in xs], marker="o", label=name)
+        ax.plot(xs, [statistics.mean(points[x]) for x in xs], marker="o", label=legend_text(name))
     nodes = sorted({x for points in series.values() for x in points})
     if nodes[-1] >= 4 * nodes[0]:
         ax.set_xscale("log", base=2)
@@ -184,16 +300,20 @@ def write_page(stage, rows, done, axes, images, front):
         f.write("\n".join(body) + "\n")
 
 
-def main():
-    if len(sys.argv) != 2:
-        fail("campaign_report.py", "needs one argument", "give the campaign directory")
-    out = sys.argv[1]
-    axes, rows, done = read_rows(os.path.join(out, "results.csv"))
+def check_target(out):
+    """DIR/report must be free or a directory (a report of ours, replaced)."""
     final = os.path.join(out, "report")
+    if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
+        fail(final, "exists and is not a report directory", "move it away or remove it")
+    return final
+
+
+def write_report(out, axes, rows, done):
+    final = check_target(out)
     stage = f"{final}.tmp-{os.getpid()}"
     shutil.rmtree(stage, ignore_errors=True)
-    os.makedirs(stage)
     try:
+        os.makedirs(stage)
         images = []
         if plot_vs_nodes(done, axes, "makespan_s", "time to solution (s)", os.path.join(stage, "time_vs_nodes.png")):
             images.append(("time_vs_nodes.png", "Time to solution vs node count"))
@@ -205,11 +325,51 @@ def main():
         write_page(stage, rows, done, axes, images, front)
         shutil.rmtree(final, ignore_errors=True)
         os.rename(stage, final)
+    except OSError as e:
+        shutil.rmtree(stage, ignore_errors=True)
+        fail(e.filename or final, f"cannot be written ({e.strerror})",
+             "free space or check the directory's permissions; nothing was written", status=3)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
-    print(os.path.join(final, "index.html"))
+    return os.path.join(final, "index.html")
+
+
+def report(out):
+    """The whole report of campaign directory `out`; raises BadInput."""
+    axes, rows, done = read_rows(os.path.join(out, "results.csv"))
+    global plt
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        fail("haec campaign report", f"matplotlib cannot be loaded ({e})", "install python3-matplotlib", status=3)
+    return write_report(out, axes, rows, done)
+
+
+def one_line(text):
+    text = " ".join(str(text).split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("haec: campaign_report.py: needs one argument; give the campaign directory", file=sys.stderr)
+        return 2
+    try:
+        print(report(sys.argv[1]))
+        return 0
+    except BadInput as e:
+        print(f"haec: {one_line(e)}", file=sys.stderr)
+        return e.status
+    except KeyboardInterrupt:
+        print("haec: campaign report interrupted (SIGINT): nothing was written", file=sys.stderr)
+        return 130
+    except Exception as e:  # a defect of ours: still one line, never a traceback
+        print(f"haec: campaign report failed ({type(e).__name__}: {one_line(e)}); please report it", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -10,6 +10,7 @@ packages=(build-essential gfortran cmake pkg-config libsimgrid-dev nlohmann-json
           gfortran libboost-stacktrace-dev libeigen3-dev # scripts/build-simgrid.sh: SimGrid 3.32 as Debian builds it
           libpapi-dev papi-tools # counter recording (pmpi/counters), papi_avail in tests
           python3-pil # scripts/: animated GIFs of snapshots (matplotlib PillowWriter)
+          python3-hypothesis # tests/fuzz/fuzz_campaign_report.py: the campaign report's fuzz target
           libglpk-dev # GLPK: the DVFS coordinated plan's linear program (plugins/dvfs/model/plan_lp.cpp)
           liblemon-dev # LEMON: the same program as a minimum-cost circulation (plugins/dvfs/model/plan_flow.cpp)
           libjemalloc2 # haec run --allocator: the malloc of a replay's simulator (faster than glibc's at scale)

@@ -1,6 +1,7 @@
 // One exception type for every bad input a user can give us. Its message is the one-line error
 // printed by the CLI and the suite: "<input>: <problem>; <fix>", with control bytes escaped
-// (text::escaped: what() is a C string, a NUL byte quoted from the input would cut it).
+// (what() is a C string, a NUL byte quoted from the input would cut it) and at most about
+// text::kMessageBudget characters however long the input it quotes (text::error_line).
 #pragma once
 #include "text.hpp"
 
@@ -12,7 +13,7 @@ namespace haec {
 class InputError : public std::runtime_error {
 public:
   InputError(const std::string& input, const std::string& problem, const std::string& fix)
-      : std::runtime_error(text::escaped(input + ": " + problem + (fix.empty() ? "" : "; " + fix)))
+      : std::runtime_error(text::error_line(input, problem, fix))
   {
   }
 };

@@ -143,10 +143,110 @@ std::string escaped(const std::string& text)
   return out;
 }
 
+size_t display_length(const std::string& text)
+{
+  size_t n = 0;
+  for (unsigned char c : text)
+    n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+namespace {
+
+bool continuation(const std::string& s, size_t i)
+{
+  return i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+}
+
+// Whether byte i lies inside an escape of escaped() ("\n", "\x1b") that starts before it.
+bool inside_escape(const std::string& s, size_t i)
+{
+  for (size_t k = 1; k <= 3 && k <= i; ++k)
+    if (s[i - k] == '\\') {
+      const size_t length = i - k + 1 < s.size() && s[i - k + 1] == 'x' ? 4 : 2;
+      return k < length;
+    }
+  return false;
+}
+
+bool cut_allowed(const std::string& s, size_t i)
+{
+  return !continuation(s, i) && !inside_escape(s, i);
+}
+
+// The byte offset after the first `chars` characters of s.
+size_t offset_of(const std::string& s, size_t chars)
+{
+  size_t i = 0;
+  for (size_t seen = 0; i < s.size(); ++i)
+    if (!continuation(s, i) && seen++ == chars)
+      return i;
+  return s.size();
+}
+
+std::string cut_end(const std::string& text, size_t max)
+{
+  if (display_length(text) <= max)
+    return text;
+  size_t at = offset_of(text, max > 3 ? max - 3 : 0);
+  while (at > 0 && !cut_allowed(text, at))
+    --at;
+  return text.substr(0, at) + "...";
+}
+
+} // namespace
+
+namespace {
+
+// cut_middle keeping `head_share_percent` of what stays at the start (a path: a third, for its
+// end; a problem: more, for its start).
+std::string cut_middle_share(const std::string& text, size_t max, size_t head_share_percent)
+{
+  const size_t length = display_length(text);
+  if (length <= max)
+    return text;
+  const size_t keep = max > 3 ? max - 3 : 0, head = keep * head_share_percent / 100, tail = keep - head;
+  size_t head_end = offset_of(text, head), tail_start = offset_of(text, length - tail);
+  while (head_end > 0 && !cut_allowed(text, head_end))
+    --head_end;
+  while (tail_start < text.size() && !cut_allowed(text, tail_start))
+    ++tail_start;
+  return text.substr(0, head_end) + "..." + text.substr(tail_start);
+}
+
+} // namespace
+
+std::string cut_middle(const std::string& text, size_t max)
+{
+  return cut_middle_share(text, max, 33);
+}
+
+std::string error_line(const std::string& input, const std::string& problem, const std::string& fix)
+{
+  std::string in = escaped(input), pr = escaped(problem), fx = escaped(fix);
+  const size_t separators = 2 + (fx.empty() ? 0 : 2);
+  const auto length       = [&] { return display_length(in) + display_length(pr) + display_length(fx) + separators; };
+  const auto room_for     = [&](const std::string& part, size_t least) { // what the other parts leave it
+    const size_t others = length() - display_length(part);
+    return others + least >= kMessageBudget ? least : kMessageBudget - others;
+  };
+  if (length() > kMessageBudget) // the long quotes first, then the input (its end kept), the fix's end, the problem
+    in = shorten_quotes(in), pr = shorten_quotes(pr), fx = shorten_quotes(fx);
+  if (length() > kMessageBudget)
+    in = cut_middle_share(in, room_for(in, 80), 33);
+  if (length() > kMessageBudget)
+    fx = cut_end(fx, room_for(fx, 60));
+  if (length() > kMessageBudget)
+    pr = cut_middle_share(pr, room_for(pr, 40), 60);
+  return in + ": " + pr + (fx.empty() ? "" : "; " + fx);
+}
+
 std::string one_line(const std::string& message)
 {
   std::string line = escaped(message);
-  return line.size() > kMessageBudget ? shorten_quotes(line) : line;
+  if (display_length(line) > kMessageBudget)
+    line = shorten_quotes(line);
+  return cut_middle_share(line, kMessageBudget, 50);
 }
 
 } // namespace haec::text

@@ -175,7 +175,10 @@ CommMatrix read_ti_trace(const std::string& path)
   for (size_t li = 0; li < lines.size(); ++li) {
     if (is_comment_or_blank(lines[li]))
       continue;
-    if (detail::split_ws(lines[li]).size() != 1) {
+    // An action starts with its rank; any other line names a file, blanks included (SimGrid reads
+    // a list's lines whole).
+    const auto f = detail::split_ws(lines[li]);
+    if (f.size() != 1 && !f[0].empty() && f[0].find_first_not_of("0123456789") == std::string::npos) {
       is_list = false;
       break;
     }

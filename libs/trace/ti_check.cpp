@@ -6,6 +6,7 @@
 #include "atomic_file.hpp"
 #include "input_error.hpp"
 #include "replay_reader.hpp"
+#include "ti_bounds.hpp"
 #include "ti_counter_check.hpp"
 #include "ti_program.hpp"
 #include "ti_schema.hpp"
@@ -212,6 +213,7 @@ void check_line(const std::vector<std::string>& f, const std::string& at, int ra
       throw InputError(at, "argument " + std::to_string(i - 1) + " of " + action + " '" + f[i] + "' is not a number",
                        "the trace is corrupt");
   check_values(f, at, ranks);
+  check_number_bounds(f, at, ranks); // ti_bounds.hpp: what SimGrid's replay can take
 }
 
 
@@ -353,9 +355,10 @@ std::vector<std::string> ti_rank_files(const std::string& list_path)
     auto f = replay_fields(line);
     if (f.empty())
       continue;
-    if (f.size() > 1) // an action: the list is itself a trace
+    long long rank = -1;
+    if (f.size() > 1 && is_int(f[0], rank)) // an action: the list is itself a trace
       return {list_path};
-    files.push_back(resolve_entry(f[0], list_path, lineno));
+    files.push_back(resolve_entry(text::trim(line), list_path, lineno)); // the whole line, as SimGrid reads it: blanks kept
   }
   if (files.empty())
     throw InputError(list_path, "trace is empty", "record a trace with haec trace record");

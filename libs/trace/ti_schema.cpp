@@ -189,6 +189,7 @@ void check_field(char k, const std::string& text, size_t index, const std::strin
     std::string range = k == 't' ? "in 0..14, or 1000 + the size of a derived type (the datatype ids haec writes)"
                         : k == 'L' ? "1 (exclusive) or 2 (shared)"
                         : k == 'o' || k == 's' || k == 'q' ? "0 or 1"
+                        : v > hi ? "at most " + std::to_string(hi) + (hi == INT_MAX ? " (an MPI int)" : "")
                         : lo == -1 ? (k == 'p' ? ">= 0, or -1 for MPI_IN_PLACE" : ">= -1")
                                    : ">= 0";
     throw InputError(at, what + " must be " + range, kCorrupt);

@@ -30,6 +30,8 @@ grep -qE "Sanitizer|runtime error:|Segmentation|Aborted|terminate called" stderr
 [ "$got" -eq "$status" ] || fail "exit status $got, expected $status"
 [ "$(grep -c . stderr.log)" -eq 1 ] || fail "stderr is not exactly one line"
 grep -q "^haec: " stderr.log || fail "error does not start with 'haec: '"
+# About 200 characters whatever the input quotes (text::error_line), "haec: " and a CLI hint aside.
+[ "$(head -1 stderr.log | wc -m)" -le 241 ] || fail "error line of $(head -1 stderr.log | wc -m) characters, more than 240"
 grep -qE -- "$pattern" stderr.log || fail "error does not match /$pattern/"
 [ "$before" = "$after" ] || fail "files left behind: $(comm -13 <(echo "$before") <(echo "$after") | tr '\n' ' ')"
 echo "ok [$name]: $(cat stderr.log)"

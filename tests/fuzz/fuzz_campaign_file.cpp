@@ -1,6 +1,7 @@
 // Fuzzes the campaign-file reader of `haec campaign` (tools/haec/campaign_file.hpp). The program a
 // campaign names must exist, so the seeds name /bin/true. An accepted campaign must expand into at
-// least one run, every run with one value per axis, a non-empty argument list and an id of its own.
+// least one run, every run with one value per axis, a non-empty argument list and an id of its own;
+// a refused one gives an error line of at most about 200 characters.
 #include "campaign_file.hpp"
 #include "fuzz_support.hpp"
 #include "input_error.hpp"
@@ -14,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
   haec::cli::Campaign c;
   try {
     c = haec::cli::read_campaign(path);
-  } catch (const haec::InputError&) {
+  } catch (const haec::InputError& e) { // one bounded line, whatever the file holds (text::error_line)
+    FUZZ_CHECK(haec::text::display_length(e.what()) <= haec::text::kMessageBudget + 3);
     return 0;
   }
   FUZZ_CHECK(!c.runs.empty());

@@ -10,7 +10,7 @@ prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" > install.log 2>&1 || { cat install.log; fail "cmake --install failed"; }
 
 # 1. What an installation holds.
-for f in bin/haec bin/haec-cc bin/haec-cxx bin/haec-f77 bin/haec-fc bin/haec-simgrid-probe lib/libhaec_suite.so \
+for f in bin/haec bin/haec-cc bin/haec-cxx bin/haec-f77 bin/haec-fc bin/haec-simgrid-probe bin/haec-exec lib/libhaec_suite.so \
          lib/libhaec_pmpi.so share/haec/campaign/report.py share/haec/calibration/plot_net.py \
          share/haec/calibration/plot_power.py share/haec/scripts/plot_power.py share/haec/platforms/torus-8x8x8.json \
          share/haec/examples/campaigns/demo.json lib/pkgconfig/haec-smpi.pc lib/cmake/haec-smpi/haec-smpi-config.cmake \

@@ -106,7 +106,7 @@ TEST(PlatformTopology, LinkCounts)
 
 TEST(PlatformTopology, LinkNamesAreUniqueAndDocumented)
 {
-  for (auto const* spec : {"haec-box:4x4x4", "haec-box:3x3x3,wireless=full", "haec-box:2x2x3,board=torus",
+  for (auto const* spec : {"haec-box:4x4x4", "haec-box:3x3x3,wireless=full", "haec-box:2x2x3",
                            "torus:2x2x2", "torus:4x4x4", "mesh:3x3x3", "cluster:8"}) {
     auto t = make(spec);
     std::set<std::string> names;

@@ -18,7 +18,11 @@ struct CampaignPlan {
   std::filesystem::path out;          // DIR, absolute
   std::vector<RunPreview> previews;   // per run: ranks and nodes, from haec run's checks
   std::vector<RunState> states;       // per run
+  size_t finished_before = 0;         // runs finished by earlier campaigns
 };
+
+// "campaign: N runs, K already finished" on stderr, once the executor starts the runs.
+void announce(const CampaignPlan& p);
 
 std::filesystem::path run_dir(const CampaignPlan& p, size_t i);
 std::filesystem::path log_path(const CampaignPlan& p, size_t i);
@@ -27,14 +31,15 @@ std::vector<std::string> run_argv(const CampaignPlan& p, size_t i);
 bool run_finished(const CampaignPlan& p, size_t i);
 
 // Runs the pending runs, `jobs` at a time, with a progress line on stderr; marks each done or
-// failed. Returns 0, or 130/143 when interrupted by SIGINT/SIGTERM (children are stopped).
+// failed. Returns 0, or 128 + the signal when interrupted (process.hpp: SIGINT, SIGTERM, SIGHUP...;
+// the runs going are stopped, whole process groups, and leave no staging directory).
 int run_local(CampaignPlan& p, int jobs);
 
 // Throws InputError (one line) when no Slurm controller answers `scontrol ping`.
 void check_slurm_reachable();
 
-// The same runs as one Slurm job array (sbatch --array --wait); throws InputError when no Slurm
-// controller answers. Returns 0, or the interrupted status.
+// The same runs as one Slurm job array; throws when sbatch refuses it (nothing submitted). Returns
+// 0, or 128 + the signal when interrupted (the job is cancelled).
 int run_slurm(CampaignPlan& p, int jobs);
 
 // DIR/results.csv: one row per run, the axes and the figures of its summary.json (empty when

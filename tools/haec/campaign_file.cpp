@@ -1,14 +1,18 @@
 #include "campaign_file.hpp"
 #include "atomic_file.hpp"
+#include "campaign_inputs.hpp"
 #include "input_error.hpp"
+#include "json_input.hpp"
 #include "text.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
+#include <map>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -118,19 +122,7 @@ struct Reader {
     args.push_back("--" + key + "=" + s);
   }
 
-  json parse(const std::string& text) const
-  {
-    try {
-      return json::parse(text);
-    } catch (const json::parse_error& e) {
-      size_t line = 1;
-      for (size_t i = 0; i < e.byte && i < text.size(); ++i)
-        line += text[i] == '\n';
-      throw InputError(file + ":" + std::to_string(line), "is not valid JSON", "fix the syntax near this line");
-    } catch (const json::exception& e) { // e.g. a number beyond a double (found by fuzzing)
-      throw InputError(file, std::string("is not usable JSON: ") + e.what(), "fix the value it names");
-    }
-  }
+  json parse(const std::string& text) const { return parse_json_input(text, file, "fix the syntax near this line"); }
 };
 
 // Program or trace: the arguments that end haec run's command line.
@@ -169,15 +161,45 @@ std::string slug(const std::string& s)
   return out;
 }
 
-// Readable and stable: the axis values, then a hash of everything that defines the run.
-std::string run_id(const CampaignRun& run, const std::string& fixed)
+// Readable and stable: the axis values, then a hash of everything that defines the run's result
+// (campaign_inputs.hpp: its options in any order, the program or trace, the content of each file
+// they name, haec's and SimGrid's versions).
+// `hash`: run_hash() of the run.
+std::string run_id(const CampaignRun& run, const std::string& hash)
 {
-  std::string name, key = fixed;
-  for (const auto& [axis, value] : run.axes) {
+  std::string name;
+  for (const auto& [axis, value] : run.axes)
     name += (name.empty() ? "" : "_") + slug(value);
-    key += '\0' + axis + '=' + value;
-  }
-  return name.substr(0, 60) + "-" + text::fnv1a_hex(key).substr(0, 8);
+  return name.substr(0, 60) + "-" + hash;
+}
+
+// The hash of everything that defines the run's result: two runs with one hash are one run, however
+// their values are spelled (seed 1 and "01", a file under two names).
+std::string run_hash(std::vector<std::string> options, const std::vector<std::string>& tail,
+                     const std::string& environment, const std::string& workdir)
+{
+  std::sort(options.begin(), options.end()); // each option is set once (check_set_once): order is no matter
+  return text::fnv1a_hex(environment + '\0' + run_inputs_key(options, tail, workdir));
+}
+
+// The option an argument sets ("np" for --np=4, "cfg:smpi/host-speed" for --cfg=smpi/host-speed:1Gf).
+std::string option_of(const std::string& arg)
+{
+  std::string name = arg.substr(2, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 2);
+  if (name == "cfg")
+    name += ":" + arg.substr(6, arg.find(':') == std::string::npos ? std::string::npos : arg.find(':') - 6);
+  return name;
+}
+
+// An option set by two sources of one run ('run' and an axis, two axes, a bundle and an axis):
+// haec run would keep one of them silently.
+void check_set_once(const Reader& r, const std::vector<std::pair<std::string, std::vector<std::string>>>& sources)
+{
+  std::map<std::string, std::string> setter;
+  for (const auto& [source, args] : sources)
+    for (const auto& a : args)
+      if (auto [it, fresh] = setter.emplace(option_of(a), source); !fresh)
+        r.fail("option '" + it->first + "' is set by " + it->second + " and by " + source, "set each option in one place");
 }
 
 const size_t kMaxRuns = 100000; // a campaign of more runs is a mistake, not a study
@@ -190,12 +212,16 @@ std::vector<std::pair<std::string, json>> read_axes(const Reader& r, const json&
   for (const auto& [name, values] : j["axes"].items()) {
     if (!values.is_array() || values.empty())
       r.fail("empty sweep: axis '" + name + "' has no values", "give it a list of at least one value");
-    std::set<std::string> seen;
+    std::map<std::vector<std::string>, std::string> seen; // haec run arguments -> the value giving them
     for (const auto& v : values) {
       std::vector<std::string> args;
       r.add_option(name, v, args); // checks the name and the value's type
-      if (!seen.insert(v.dump()).second)
-        r.fail("axis '" + name + "' repeats the value " + v.dump(), "list each value once");
+      // Values are compared by what they make haec run do: 2 and "2" are one run, and so are two
+      // bundles listing the same options in another order.
+      std::sort(args.begin(), args.end());
+      if (auto [it, fresh] = seen.emplace(args, v.dump()); !fresh)
+        r.fail("axis '" + name + "' gives the same run twice (" + it->second + (it->second == v.dump() ? "" : " and " + v.dump()) + ")",
+               "list each value once");
     }
     axes.emplace_back(name, values);
   }
@@ -220,7 +246,7 @@ std::string axis_text(const json& v)
 
 } // namespace
 
-Campaign read_campaign(const std::string& file)
+Campaign read_campaign(const std::string& file, const std::string& environment)
 {
   Reader r{file, fs::absolute(file).parent_path()};
   const json j = r.parse(read_file(file, "campaign file"));
@@ -238,25 +264,33 @@ Campaign read_campaign(const std::string& file)
   }
   const std::vector<std::string> tail = workload_args(r, j);
   const auto axes = read_axes(r, j);
-  const std::string fixed_key = j.value("run", json::object()).dump() + j.value("app", json()).dump() +
-                                j.value("trace", json()).dump();
   Campaign c;
   c.file    = file;
   c.workdir = j.contains("trace") ? fs::path(tail[0].substr(tail[0].find('=') + 1)).parent_path().string()
                                   : r.dir.string();
   for (const auto& a : axes)
     c.axis_names.push_back(a.first);
+  std::map<std::string, std::string> hashes; // run_hash -> the run's label, for runs given twice
   std::vector<size_t> index(axes.size(), 0);
   for (bool more = true; more;) {
     CampaignRun run;
-    run.args = fixed;
+    std::vector<std::pair<std::string, std::vector<std::string>>> sources = {{"'run'", fixed}};
+    std::string label;
     for (size_t a = 0; a < axes.size(); ++a) {
       const json& v = axes[a].second[index[a]];
       run.axes.emplace_back(axes[a].first, axis_text(v));
-      r.add_option(axes[a].first, v, run.args);
+      label += (label.empty() ? "" : " ") + axes[a].first + "=" + run.axes.back().second;
+      sources.push_back({"axis '" + axes[a].first + "'", {}});
+      r.add_option(axes[a].first, v, sources.back().second);
     }
+    check_set_once(r, sources);
+    for (const auto& [source, args] : sources)
+      run.args.insert(run.args.end(), args.begin(), args.end());
+    const std::string hash = run_hash(run.args, tail, environment, c.workdir);
+    run.id                 = run_id(run, hash);
     run.args.insert(run.args.end(), tail.begin(), tail.end());
-    run.id = run_id(run, fixed_key);
+    if (auto [it, fresh] = hashes.emplace(hash, label); !fresh)
+      r.fail("runs '" + it->second + "' and '" + label + "' are the same run", "give each run once");
     c.runs.push_back(std::move(run));
     more = false; // odometer over the axes, last axis fastest
     for (size_t a = axes.size(); a-- > 0 && !more;) {

@@ -9,7 +9,7 @@
 namespace haec::cli {
 
 struct CampaignRun {
-  std::string id;                                       // directory name under DIR/runs
+  std::string id;                                       // directory name under DIR/runs (campaign_inputs.hpp)
   std::vector<std::pair<std::string, std::string>> axes; // axis name -> value, in the file's order
   std::vector<std::string> args;                        // haec run arguments, without --out
 };
@@ -24,8 +24,10 @@ struct Campaign {
   std::vector<CampaignRun> runs;    // the cartesian product of the axes
 };
 
-// Reads and expands FILE. Throws InputError "<file>: <problem>; <fix>" for malformed JSON,
-// unknown keys, empty axes, a missing program or trace. Does not check the runs themselves.
-Campaign read_campaign(const std::string& file);
+// Reads and expands FILE. Throws InputError "<file>: <problem>; <fix>" for malformed JSON, a key
+// given twice, unknown keys, empty axes, an axis giving one run twice (2 and "2"), an option set
+// twice for one run, a missing program or trace. Does not check the runs themselves. `environment`
+// (haec's and SimGrid's versions) goes into every run id with the content of the files it names.
+Campaign read_campaign(const std::string& file, const std::string& environment = "");
 
 } // namespace haec::cli

@@ -1,5 +1,7 @@
 // The local executor: `jobs` haec run children at a time, each in its own process group so an
-// interrupted campaign stops whole runs (haec run, smpirun and the simulator).
+// interrupted campaign stops whole runs (haec run, smpirun and the simulator). Each child also
+// gets SIGTERM when the campaign dies, even by SIGKILL (PR_SET_PDEATHSIG): haec run then stops its
+// simulation and removes its staging directory as on any interrupt.
 #include "campaign_exec.hpp"
 #include "install_paths.hpp"
 #include "process.hpp"
@@ -10,7 +12,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <map>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,14 +48,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// SIGINT, SIGTERM and SIGCHLD are blocked and taken with sigtimedwait: the loop wakes the moment a
-// run ends or the user interrupts (a sleeping poll left a core idle between short runs).
+// The interrupt signals (process.hpp) and SIGCHLD are blocked and taken with sigtimedwait: the loop
+// wakes the moment a run ends or the user interrupts (a sleeping poll left a core idle between
+// short runs).
 struct BlockedSignals {
   sigset_t set{}, before{};
   BlockedSignals()
   {
     sigemptyset(&set);
-    for (int s : {SIGINT, SIGTERM, SIGCHLD})
+    sigaddset(&set, SIGCHLD);
+    for (int s : kInterruptSignals)
       sigaddset(&set, s);
     sigprocmask(SIG_BLOCK, &set, &before);
   }
@@ -68,29 +72,37 @@ struct BlockedSignals {
   }
 };
 
-pid_t spawn_run(const CampaignPlan& p, size_t i, const sigset_t& child_mask)
+[[noreturn]] void exec_run(const CampaignPlan& p, size_t i, const std::vector<std::string>& argv,
+                           const sigset_t& child_mask, pid_t campaign)
 {
-  const auto argv = run_argv(p, i);
-  std::ofstream(log_path(p, i)) << "# " << shell_line({}, argv) << "\n";
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, 1, log_path(p, i).c_str(), O_WRONLY | O_APPEND, 0);
-  posix_spawn_file_actions_adddup2(&files, 1, 2);
-  posix_spawn_file_actions_addchdir_np(&files, p.campaign.workdir.c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setsigmask(&attr, &child_mask); // the run sees the signal mask haec was given
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != campaign) // the campaign died before the line above
+    ::_exit(127);
+  const int log = ::open(log_path(p, i).c_str(), O_WRONLY | O_APPEND);
+  if (log < 0 || ::dup2(log, 1) < 0 || ::dup2(log, 2) < 0 || ::chdir(p.campaign.workdir.c_str()) != 0)
+    ::_exit(127);
+  ::close(log);
+  ::sigprocmask(SIG_SETMASK, &child_mask, nullptr); // the run sees the signal mask haec was given
   std::vector<char*> args;
   for (const auto& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  pid_t pid = -1;
-  if (posix_spawn(&pid, args[0], &files, &attr, args.data(), environ) != 0)
-    pid = -1;
-  posix_spawn_file_actions_destroy(&files);
-  posix_spawnattr_destroy(&attr);
+  ::execve(args[0], args.data(), environ);
+  ::_exit(127);
+}
+
+pid_t spawn_run(const CampaignPlan& p, size_t i, const sigset_t& child_mask)
+{
+  const auto argv = run_argv(p, i);
+  std::ofstream(log_path(p, i)) << "# " << shell_line({}, argv) << "\n";
+  const pid_t campaign = ::getpid();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0)
+    exec_run(p, i, argv, child_mask, campaign);
+  if (pid > 0)
+    ::setpgid(pid, pid); // whichever runs first: the group exists before anyone signals it
   return pid;
 }
 
@@ -160,9 +172,15 @@ void end_run(CampaignPlan& p, size_t i, int status, Progress& bar)
 
 } // namespace
 
+void announce(const CampaignPlan& p)
+{
+  std::fprintf(stderr, "campaign: %zu runs, %zu already finished\n", p.states.size(), p.finished_before);
+}
+
 int run_local(CampaignPlan& p, int jobs)
 {
   fs::create_directories(p.out / "logs");
+  announce(p);
   std::vector<size_t> queue;
   for (size_t i = 0; i < p.states.size(); ++i)
     if (p.states[i] == RunState::pending)
@@ -175,7 +193,7 @@ int run_local(CampaignPlan& p, int jobs)
   size_t next     = 0;
   int interrupted = 0;
   while ((next < queue.size() || !running.empty()) && !interrupted) {
-    while (next < queue.size() && running.size() < static_cast<size_t>(jobs)) {
+    while (next < queue.size() && running.size() < static_cast<size_t>(jobs) && pending_interrupt() == 0) {
       const size_t i  = queue[next++];
       const pid_t pid = spawn_run(p, i, signals.before);
       if (pid < 0) {
@@ -200,17 +218,21 @@ int run_local(CampaignPlan& p, int jobs)
       running.erase(it);
       ended = true;
     }
-    // Sleep only while runs are going and none has just ended; an interrupt is seen either way.
+    // Sleep only while runs are going and none has just ended; an interrupt is seen either way
+    // (one that came before the signals were blocked was recorded by haec's handler).
     const int sig = signals.wait(ended || running.empty() ? 0 : 1);
-    if (sig == SIGINT || sig == SIGTERM)
+    if (is_interrupt_signal(sig))
       interrupted = sig;
+    else if (pending_interrupt() != 0)
+      interrupted = pending_interrupt();
   }
   bar.running = running.size();
   bar.show(true);
   if (interrupted) {
     stop_children(running);
-    std::fprintf(stderr, "haec: campaign interrupted; finished runs are kept, run the same command again to resume\n");
-    return interrupted == SIGINT ? 130 : 143;
+    std::fprintf(stderr, "haec: campaign interrupted (%s); finished runs are kept, run the same command again to resume\n",
+                 signal_name(interrupted).c_str());
+    return 128 + interrupted;
   }
   return 0;
 }

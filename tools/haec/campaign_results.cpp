@@ -1,6 +1,7 @@
 // DIR/results.csv: the collection step of both executors. Figures are copied from each run's
 // summary.json as written there; a figure the run did not compute is an empty cell, never 0.
 #include "atomic_file.hpp"
+#include "campaign_columns.hpp"
 #include "campaign_exec.hpp"
 
 #include <nlohmann/json.hpp>
@@ -11,26 +12,9 @@ using nlohmann::json;
 namespace haec::cli {
 namespace {
 
-// The summary.json figures of a row: column name -> JSON pointer.
-const std::vector<std::pair<std::string, std::string>> figures = {
-    {"makespan_s", "/makespan_s"},
-    {"energy_j", "/energy_j"},
-    {"host_energy_j", "/host_energy_j"},
-    {"link_energy_j", "/link_energy_j"},
-    {"messages", "/messages"},
-    {"bytes", "/bytes"},
-    {"transfer_hops", "/transfer_hops"},
-    {"message_hops", "/mapping/metrics/message_hops"},
-    {"mapping", "/mapping/strategy"},
-    {"link_model", "/link_model"},
-    {"governor", "/governor"},
-    {"pstate_switches", "/pstate_switches"},
-    {"migrations", "/migrations"},
-};
-
 std::string field(const std::string& s)
 {
-  if (s.find_first_of(",\"\n") == std::string::npos)
+  if (s.find_first_of(",\"\n\r") == std::string::npos)
     return s;
   std::string q = "\"";
   for (char c : s)
@@ -57,10 +41,10 @@ const char* state_name(RunState s)
 void write_results(const CampaignPlan& p)
 {
   std::string csv = "run,status";
-  for (const auto& a : p.campaign.axis_names)
-    csv += "," + field(a);
+  for (const auto& a : p.campaign.axis_names) // an axis "governor" is not the figure "governor"
+    csv += "," + field(is_result_column(a) ? "axis:" + a : a);
   csv += ",ranks,nodes,nodes_used";
-  for (const auto& f : figures)
+  for (const auto& f : result_figures())
     csv += "," + f.first;
   csv += ",result_dir,log\n";
   for (size_t i = 0; i < p.campaign.runs.size(); ++i) {
@@ -73,7 +57,7 @@ void write_results(const CampaignPlan& p)
       csv += "," + field(value);
     const RunPreview& r = p.previews[i];
     csv += "," + std::to_string(r.ranks) + "," + std::to_string(r.platform_nodes) + "," + std::to_string(r.nodes_used);
-    for (const auto& f : figures)
+    for (const auto& f : result_figures())
       csv += "," + field(cell(summary, f.second));
     const bool done = p.states[i] == RunState::done;
     csv += "," + (done ? field(fs::relative(run_dir(p, i), p.out).string()) : "");

@@ -17,12 +17,6 @@ namespace fs = std::filesystem;
 namespace haec::cli {
 namespace {
 
-volatile std::sig_atomic_t interrupted = 0;
-void on_signal(int sig)
-{
-  interrupted = sig;
-}
-
 // Runs a shell command; returns its exit status and fills `out` with its stdout and stderr.
 int capture(const std::string& command, std::string& out)
 {
@@ -105,25 +99,30 @@ void check_slurm_reachable()
 int run_slurm(CampaignPlan& p, int jobs)
 {
   const std::vector<size_t> tasks = write_commands(p);
-  if (tasks.empty())
+  if (tasks.empty()) {
+    announce(p);
     return 0;
+  }
   const std::string script = (p.out / "slurm" / "array.sh").string();
   std::string job;
   const std::string cmd = "sbatch --parsable --array=0-" + std::to_string(tasks.size() - 1) + "%" +
                           std::to_string(jobs) + " " + shell_line({}, {script});
   if (capture(cmd, job) != 0)
-    throw std::runtime_error("sbatch failed: " + first_line(job));
+    throw std::runtime_error("sbatch refused the job array: " + first_line(job));
   job = job.substr(0, job.find_first_of(";\n"));
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  while (!interrupted && in_queue(job)) {
+  announce(p);
+  int interrupted = 0; // haec's handlers (cmd_campaign.cpp) record the signal; sleep() returns early
+  while ((interrupted = pending_interrupt()) == 0 && in_queue(job)) {
     show(p, tasks, job);
     ::sleep(1);
   }
+  if (interrupted == 0) // a signal that came while squeue ran (and ended it)
+    interrupted = pending_interrupt();
   std::string ignored;
   if (interrupted) {
     capture("scancel " + job, ignored);
-    std::fprintf(stderr, "\nhaec: campaign interrupted; Slurm job %s cancelled, finished runs are kept\n", job.c_str());
+    std::fprintf(stderr, "\nhaec: campaign interrupted (%s); Slurm job %s cancelled, finished runs are kept\n",
+                 signal_name(interrupted).c_str(), job.c_str());
   } else {
     show(p, tasks, job);
     std::fprintf(stderr, ::isatty(2) ? "\n" : "");
@@ -133,9 +132,7 @@ int run_slurm(CampaignPlan& p, int jobs)
     if (p.states[i] == RunState::failed)
       std::fprintf(stderr, "haec: run %s failed; see %s\n", p.campaign.runs[i].id.c_str(), log_path(p, i).c_str());
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  return interrupted ? (interrupted == SIGINT ? 130 : 143) : 0;
+  return interrupted ? 128 + interrupted : 0;
 }
 
 } // namespace haec::cli

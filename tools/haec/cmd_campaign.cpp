@@ -2,6 +2,7 @@
 // Every run of the campaign passes haec run's own checks before anything is written.
 #include "atomic_file.hpp"
 #include "campaign_exec.hpp"
+#include "campaign_inputs.hpp"
 #include "input_error.hpp"
 #include "install_paths.hpp"
 #include "process.hpp"
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -27,11 +29,12 @@ struct CampaignOptions {
   int jobs = 0;
 };
 
+// "platform=cluster:4 map=xyz", each value at most 40 characters (an error line quotes it).
 std::string run_label(const CampaignRun& run)
 {
   std::string s;
   for (const auto& [axis, value] : run.axes)
-    s += (s.empty() ? "" : " ") + axis + "=" + value;
+    s += (s.empty() ? "" : " ") + axis + "=" + (value.size() <= 40 ? value : value.substr(0, 37) + "...");
   return s;
 }
 
@@ -84,27 +87,81 @@ void write_campaign_json(const CampaignPlan& p)
   write_file_atomic((p.out / "campaign.json").string(), j.dump(2) + "\n");
 }
 
-int run_campaign(const CampaignOptions& o)
+// What defines every run's result besides its own inputs: haec's version and the build of its
+// suite, and the SimGrid library (a rebuilt or upgraded one may give other figures).
+std::string result_environment()
 {
-  CampaignPlan p;
-  p.campaign = read_campaign(o.file);
-  p.out      = fs::absolute(o.out);
-  check_out_dir(o);
-  if (o.executor == "slurm")
-    check_slurm_reachable();
-  p.previews = check_runs(p);
+  return std::string("haec ") + HAEC_VERSION + ", suite " + content_digest(suite_library()) + ", SimGrid " +
+         content_digest(HAEC_SIMGRID_LIBRARY);
+}
+
+// A campaign directory this command created: removed again when the campaign fails before any run
+// finished (an sbatch refusal, a full disk at campaign.json), so that nothing is left that a later
+// campaign would take for progress. A directory that held a campaign already is left as it was,
+// its finished runs included.
+class NewDirectory {
+public:
+  explicit NewDirectory(const fs::path& out) : out_(out)
+  {
+    std::error_code ec;
+    is_new_    = !fs::exists(out, ec) || fs::is_empty(out, ec);
+    had_slurm_ = fs::exists(out / "slurm", ec);
+  }
+  void remove_unless_progress(const CampaignPlan& p) const
+  {
+    std::error_code ec;
+    if (!is_new_) {
+      if (!had_slurm_)
+        fs::remove_all(out_ / "slurm", ec);
+      return;
+    }
+    for (size_t i = 0; i < p.states.size(); ++i)
+      if (p.states[i] == RunState::done)
+        return; // a run finished: the directory is progress now
+    fs::remove_all(out_, ec);
+  }
+
+private:
+  fs::path out_;
+  bool is_new_ = false, had_slurm_ = false;
+};
+
+int execute(const CampaignOptions& o, CampaignPlan& p)
+{
   const int lock = lock_out_dir(p);
   size_t finished = 0;
   for (size_t i = 0; i < p.campaign.runs.size(); ++i) {
     p.states.push_back(run_finished(p, i) ? RunState::done : RunState::pending);
     finished += p.states.back() == RunState::done;
   }
-  std::fprintf(stderr, "campaign: %zu runs, %zu already finished\n", p.states.size(), finished);
+  p.finished_before = finished; // the executor says it once the runs are under way (an sbatch refusal is one line)
   write_campaign_json(p);
   const int jobs   = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int status = o.executor == "slurm" ? run_slurm(p, jobs) : run_local(p, jobs);
   write_results(p);
   ::close(lock);
+  return status;
+}
+
+int run_campaign(const CampaignOptions& o)
+{
+  InterruptHandlers interrupts; // every signal that ends haec: one line, its runs stopped (process.hpp)
+  CampaignPlan p;
+  p.campaign = read_campaign(o.file, result_environment());
+  p.out      = fs::absolute(o.out);
+  check_out_dir(o);
+  if (o.executor == "slurm")
+    check_slurm_reachable();
+  p.previews = check_runs(p);
+  DeferInterrupts defer; // from here on the directory exists: an interrupt stops the runs first
+  NewDirectory created(p.out);
+  int status = 0;
+  try {
+    status = execute(o, p);
+  } catch (...) {
+    created.remove_unless_progress(p);
+    throw;
+  }
   if (status != 0)
     return status;
   size_t failed = 0;
@@ -127,18 +184,41 @@ std::string shell_quote(const std::string& s)
   return q + "'";
 }
 
+// The report itself is scripts/campaign_report.py (matplotlib): it checks results.csv and prints
+// its own line for bad input (exit 2) or an output it cannot write (exit 3).
 int report_campaign(const CampaignOptions& o)
 {
   if (!fs::is_regular_file(fs::path(o.report_dir) / "results.csv"))
     throw InputError(o.report_dir, "holds no results.csv", "give the --out directory of `haec campaign run`");
   const fs::path script = fs::path(self_dir()) / ".." / "share" / "haec" / "campaign" / "report.py";
   const char* py        = std::getenv("HAEC_PYTHON");
-  const std::string cmd = shell_quote(py && *py ? py : "/usr/bin/python3") + " " + shell_quote(script.string()) + " " +
-                          shell_quote(o.report_dir);
+  const std::string python = py && *py ? py : "/usr/bin/python3";
+  const std::string cmd = shell_quote(python) + " " + shell_quote(script.string()) + " " + shell_quote(o.report_dir);
   const int rc = std::system(cmd.c_str());
-  if (rc != 0)
-    return WIFEXITED(rc) && WEXITSTATUS(rc) == 2 ? 2 : 3;
-  return 0;
+  if (rc != -1 && WIFEXITED(rc) && (WEXITSTATUS(rc) == 0 || WEXITSTATUS(rc) == 2 || WEXITSTATUS(rc) == 3 ||
+                                    WEXITSTATUS(rc) == 130))
+    return WEXITSTATUS(rc); // the script said why
+  const std::string how = rc == -1 || (WIFEXITED(rc) && WEXITSTATUS(rc) == 127) ? "could not be started"
+                          : WIFEXITED(rc) ? "ended with status " + std::to_string(WEXITSTATUS(rc))
+                                          : "was killed by " + signal_name(WTERMSIG(rc));
+  throw std::runtime_error(python + " " + how + " (campaign report); install python3-matplotlib or set HAEC_PYTHON");
+}
+
+// --jobs N: a whole number from 1 to kMaxJobs (CLI11's range check printed a 380-character line
+// that contradicted itself for 0).
+constexpr long kMaxJobs = 100000;
+std::string jobs_check(std::string& value)
+{
+  errno      = 0;
+  char* end  = nullptr;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || errno == ERANGE)
+    return "'" + value + "' is not a whole number; give N >= 1";
+  if (n < 1)
+    return "must be at least 1";
+  if (n > kMaxJobs)
+    return "must be at most " + std::to_string(kMaxJobs);
+  return "";
 }
 
 } // namespace
@@ -154,7 +234,7 @@ void add_campaign_command(CLI::App& app)
   run->add_option("file", o->file, "Campaign file (JSON; docs/guide/campaigns.md)")->required();
   run->add_option("--out", o->out, "Campaign directory (results.csv, runs/, logs/)")->required();
   run->add_option("-j,--jobs", o->jobs, "Runs at a time (default: the number of cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(jobs_check, "N >= 1"));
   run->add_option("--executor", o->executor, "local (child processes here) or slurm (one sbatch --array job)")
       ->check(CLI::IsMember({"local", "slurm"}))
       ->capture_default_str();

@@ -21,6 +21,7 @@
 #include "simgrid_child.hpp"
 #include "simgrid_compat.hpp"
 #include "smpi_factors.hpp"
+#include "smpirun_words.hpp"
 #include "trace_check_cache.hpp"
 #include "units.hpp"
 
@@ -497,6 +498,8 @@ int simulate(const RunOptions& o, Plan& p)
     std::vector<std::string> suite_cfg;
     const std::string platform_arg = stage_inputs(o, p, suite_cfg);
     std::vector<std::string> argv  = smpirun_argv(o, p, platform_arg, suite_cfg);
+    if (SmpirunWords::needed(argv)) // smpirun would split a word at its blanks: haec-exec keeps it whole
+      argv.insert(argv.begin(), self_dir() + "/haec-exec");
     write_file_atomic((p.stage / "command.txt").string(), shell_line({}, argv) + "\n");
     redirect_to_stage(argv, p);
     ChildResult r = run_child(argv, {}, (p.stage / "stdout.txt").string(), (p.stage / "simgrid.log").string(),

@@ -61,8 +61,8 @@ int main(int argc, char** argv)
     for (const auto* sub : app.get_subcommands({}))
       known = known || sub->get_name() == argv[1];
     if (!known) {
-      std::fprintf(stderr, "haec: '%s': unknown subcommand; use one of %s\n", haec::text::one_line(argv[1]).c_str(),
-                   valid.c_str());
+      std::fprintf(stderr, "haec: %s\n",
+                   haec::text::error_line("'" + std::string(argv[1]) + "'", "unknown subcommand", "use one of " + valid).c_str());
       return 2;
     }
   }
@@ -83,8 +83,10 @@ int main(int argc, char** argv)
   } catch (const std::filesystem::filesystem_error& e) { // a path haec may not read or write
     const int err  = e.code().value();
     const bool env = err == ENOSPC || err == EIO || err == EDQUOT;
-    std::fprintf(stderr, "haec: %s: %s; %s\n", haec::text::one_line(e.path1().string()).c_str(),
-                 e.code().message().c_str(), env ? "free space or use another disk" : "check the path and its permissions");
+    std::fprintf(stderr, "haec: %s\n",
+                 haec::text::error_line(e.path1().string(), e.code().message(),
+                                        env ? "free space or use another disk" : "check the path and its permissions")
+                     .c_str());
     return env ? 3 : 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "haec: %s\n", haec::text::one_line(e.what()).c_str());

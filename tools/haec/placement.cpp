@@ -55,9 +55,14 @@ std::vector<int> read_hostfile(const ResolvedPlatform& platform, const std::stri
   return assignment;
 }
 
-// A MapLib matrix starts with a number followed by a comma; our traffic_matrix.csv with its header.
-bool looks_like_maplib(const std::string& text)
+// A MapLib matrix is named *.size.csv or *.count.csv (read_maplib_matrix needs that name), or starts
+// with a number followed by a comma; our traffic_matrix.csv with its header. By the name, a 1x1
+// matrix ("0", no comma) is a matrix too, not a trace list naming a file '0'.
+bool looks_like_maplib(const std::string& path, const std::string& text)
 {
+  for (const std::string suffix : {".size.csv", ".count.csv"})
+    if (path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return true;
   const std::string first = text.substr(0, text.find('\n'));
   const size_t comma      = first.find(',');
   if (comma == std::string::npos)
@@ -75,7 +80,7 @@ bool looks_like_maplib(const std::string& text)
 mapping::CommMatrix read_padded_matrix(const std::string& path, int ranks)
 {
   mapping::CommMatrix m = read_comm_matrix(path);
-  const bool sized      = looks_like_maplib(read_file(path, "--traffic"));
+  const bool sized      = looks_like_maplib(path, read_file(path, "--traffic"));
   if (m.ranks > ranks || (sized && m.ranks != ranks))
     throw InputError("--traffic " + path, "has " + std::to_string(m.ranks) + " ranks but -np is " + std::to_string(ranks),
                      "give the matrix of a run with the same number of ranks");
@@ -128,7 +133,7 @@ mapping::CommMatrix read_comm_matrix(const std::string& path)
   std::string text = read_file(path, "--traffic");
   if (text.rfind("src_rank,dst_rank", 0) == 0)
     return mapping::read_traffic_matrix(path);
-  if (looks_like_maplib(text))
+  if (looks_like_maplib(path, text))
     return mapping::read_maplib_matrix(path);
   return mapping::read_ti_trace(path);
 }

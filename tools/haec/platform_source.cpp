@@ -2,6 +2,7 @@
 #include "atomic_file.hpp"
 #include "disk_cache.hpp"
 #include "input_error.hpp"
+#include "json_input.hpp"
 #include "simgrid_child.hpp"
 #include "text.hpp"
 
@@ -135,9 +136,8 @@ ResolvedPlatform resolve_platform(const std::string& text)
     p.xml_path = std::filesystem::absolute(text).string();
     fill_from_xml(p);
   } else if (ends_with(text, ".json")) {
-    auto json = nlohmann::json::parse(read_file(text, "--platform"), nullptr, false);
-    if (json.is_discarded())
-      throw InputError("--platform " + text, "is not valid JSON", "regenerate it with `haec platform`");
+    const nlohmann::json json =
+        parse_json_input(read_file(text, "--platform"), "--platform " + text, "regenerate it with `haec platform`", false);
     p.topology = std::make_unique<platform::Topology>(platform::from_json(json, text));
     fill_from_topology(p);
   } else {

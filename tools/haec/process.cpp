@@ -6,6 +6,7 @@
 // haec waits with the interrupt signals blocked (sigtimedwait), so a signal can never slip in
 // between "is there a signal?" and "wait for the child".
 #include "process.hpp"
+#include "smpirun_words.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -25,22 +26,38 @@ extern char** environ;
 namespace haec::cli {
 namespace {
 
-constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
-constexpr auto kGrace             = std::chrono::seconds(2); // forwarded signal -> SIGKILL
+constexpr auto kGrace = std::chrono::seconds(2); // forwarded signal -> SIGKILL
+constexpr size_t kSignalCount = sizeof kInterruptSignals / sizeof kInterruptSignals[0];
 
 volatile sig_atomic_t g_signal    = 0; // first interrupt received while deferred
 volatile sig_atomic_t g_deferring = 0; // DeferInterrupts depth
 int g_handlers_installed          = 0;
-struct sigaction g_previous[3];
+struct sigaction g_previous[kSignalCount];
+
+const char* fixed_signal_name(int sig)
+{
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGALRM: return "SIGALRM";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    default: return "a signal";
+  }
+}
 
 void write_interrupted(int sig)
 {
   // Async-signal-safe: fixed texts and write(2) only.
-  const char* text = sig == SIGINT    ? "haec: interrupted (SIGINT): nothing was written\n"
-                     : sig == SIGTERM ? "haec: interrupted (SIGTERM): nothing was written\n"
-                                      : "haec: interrupted (SIGHUP): nothing was written\n";
-  ssize_t ignored = ::write(2, text, std::strlen(text));
-  (void)ignored;
+  for (const char* part : {"haec: interrupted (", fixed_signal_name(sig), "): nothing was written\n"}) {
+    ssize_t ignored = ::write(2, part, std::strlen(part));
+    (void)ignored;
+  }
 }
 
 void on_interrupt(int sig)
@@ -152,12 +169,13 @@ void reap_all()
     std::error_code ec;
     if (!cleanup_path.empty())
       std::filesystem::remove_all(cleanup_path, ec);
+    remove_stale_words_dirs(); // haec-exec's, killed with the group before it could remove it
     ::_exit(137);
   }
   if (program < 0 || WIFEXITED(status))
     ::_exit(program < 0 ? 127 : WEXITSTATUS(status));
   const int sig = WTERMSIG(status);
-  if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGKILL || sig == SIGPIPE) {
+  if (is_interrupt_signal(sig) || sig == SIGKILL) {
     ::prctl(PR_SET_PDEATHSIG, 0);
     ::signal(sig, SIG_DFL);
     ::kill(::getpid(), sig); // no core dump for these
@@ -277,17 +295,15 @@ std::string shell_line(const std::vector<std::string>& env, const std::vector<st
 
 std::string signal_name(int sig)
 {
+  if (const std::string name = fixed_signal_name(sig); name != "a signal")
+    return name;
   switch (sig) {
-  case SIGINT: return "SIGINT";
-  case SIGTERM: return "SIGTERM";
-  case SIGHUP: return "SIGHUP";
   case SIGKILL: return "SIGKILL";
   case SIGSEGV: return "SIGSEGV";
   case SIGABRT: return "SIGABRT";
   case SIGBUS: return "SIGBUS";
   case SIGFPE: return "SIGFPE";
   case SIGILL: return "SIGILL";
-  case SIGPIPE: return "SIGPIPE";
   default: return "signal " + std::to_string(sig);
   }
 }
@@ -305,7 +321,7 @@ InterruptHandlers::InterruptHandlers()
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 3; ++i)
+  for (size_t i = 0; i < kSignalCount; ++i)
     ::sigaction(kInterruptSignals[i], &sa, &g_previous[i]);
 }
 
@@ -313,7 +329,7 @@ InterruptHandlers::~InterruptHandlers()
 {
   if (--g_handlers_installed > 0)
     return;
-  for (int i = 0; i < 3; ++i)
+  for (size_t i = 0; i < kSignalCount; ++i)
     ::sigaction(kInterruptSignals[i], &g_previous[i], nullptr);
 }
 

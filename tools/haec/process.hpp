@@ -2,6 +2,7 @@
 // environment and its output sent to files, in a process group of its own, so that an interrupted
 // or killed `haec` never leaves a simulator running (docs/guide/errors.md).
 #pragma once
+#include <csignal>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,7 +12,7 @@ namespace haec::cli {
 struct ChildResult {
   int exit_code      = -1; // exit status, or -1 when killed
   int signal         = 0;  // terminating signal, 0 if none
-  int interrupted_by = 0;  // SIGINT/SIGTERM/SIGHUP received by haec while the child ran, 0 if none
+  int interrupted_by = 0;  // interrupt signal received by haec while the child ran, 0 if none
 };
 
 // argv[0] is looked up in PATH. `env` entries are "NAME=value" added to (or replacing in) the
@@ -20,8 +21,9 @@ struct ChildResult {
 // /dev/null instead.
 // The child and all its descendants form one process group, watched by a supervisor process:
 // when the child ends, whatever is left of the group is killed; if haec dies, even by SIGKILL,
-// the supervisor kills the group and removes `cleanup_path` (e.g. a staging directory). When haec
-// receives SIGINT, SIGTERM or SIGHUP while the child runs (see DeferInterrupts), the signal is
+// the supervisor kills the group and removes `cleanup_path` (e.g. a staging directory) and the
+// private directories of haec-exec processes it killed (smpirun_words.hpp). When haec
+// receives an interrupt signal (kInterruptSignals) while the child runs (see DeferInterrupts), the signal is
 // forwarded to the group, which is killed after a grace period of 2 s. Nothing of the group
 // outlives this call.
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env,
@@ -31,13 +33,26 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
 // Shell-quotes argv into one line (for command.txt).
 std::string shell_line(const std::vector<std::string>& env, const std::vector<std::string>& argv);
 
-// haec stopped by SIGINT/SIGTERM/SIGHUP; main() prints "interrupted" and exits 128 + signal.
+// The signals that end haec by default and that a user or the system sends to stop it (the
+// profilers' SIGPROF and SIGVTALRM excepted): each is an interrupt, haec stops its children,
+// removes its staging directories and exits 128 + signal.
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP,  SIGQUIT, SIGPIPE,
+                                     SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ};
+constexpr bool is_interrupt_signal(int sig)
+{
+  for (int s : kInterruptSignals)
+    if (s == sig)
+      return true;
+  return false;
+}
+
+// haec stopped by an interrupt signal; main() prints "interrupted" and exits 128 + signal.
 struct Interrupted : std::runtime_error {
   explicit Interrupted(int sig);
   int signal;
 };
 
-// Catches SIGINT, SIGTERM and SIGHUP for the lifetime of a command. Outside a DeferInterrupts
+// Catches the interrupt signals for the lifetime of a command. Outside a DeferInterrupts
 // scope, the signal ends haec at once (exit 128 + signal, one line): nothing is on disk yet. Inside
 // one (a staging directory exists, a child runs), the signal is only recorded: run_child stops its
 // child and returns, and throw_if_interrupted() lets the caller clean up before exiting.

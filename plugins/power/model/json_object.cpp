@@ -1,5 +1,6 @@
 #include "json_object.hpp"
 #include "input_error.hpp"
+#include "json_input.hpp"
 
 #include <algorithm>
 
@@ -8,12 +9,7 @@ namespace haec::power {
 nlohmann::json parse_json_object(const std::string& text, const std::string& file, const std::string& fix,
                                  const std::vector<std::string>& keys)
 {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const std::exception&) {
-    throw InputError(file, "is not valid JSON", fix);
-  }
+  const nlohmann::json j = parse_json_input(text, file, fix, false); // a key given twice is refused too
   if (!j.is_object())
     throw InputError(file, "is not a JSON object", fix);
   for (auto const& [key, value] : j.items())
