@@ -2,7 +2,7 @@
 # The demonstration script (README command 1) works end to end on a short run: record, six
 # replays, table, and every message checked by the independent implementation.
 source "$(dirname "$0")/common.sh"
-/usr/bin/python3 "$source_dir/scripts/demo_seed004.py" --build "$build" --out "$work/demo" --iterations 3 > "$work/log" 2>&1 \
+/usr/bin/python3 "$source_dir/scripts/demo_ciorba2014.py" --build "$build" --out "$work/demo" --iterations 3 > "$work/log" 2>&1 \
   || { tail -20 "$work/log"; exit 1; }
 grep -q "0 over tolerance 1e-12 s, 0 offenders" "$work/log"
 [ "$(grep -c . "$work/demo/demo_table.csv")" -eq 7 ] || { echo "FAIL: table has not 6 rows"; exit 1; }

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/common.sh"
 for run in 1 2; do
   speed=$([ "$run" = 1 ] && echo 1Gf || echo 3.7Gf)
-  /usr/bin/python3 "$source_dir/scripts/demo_seed004.py" --build "$build" --out "$work/demo$run" --iterations 3 \
+  /usr/bin/python3 "$source_dir/scripts/demo_ciorba2014.py" --build "$build" --out "$work/demo$run" --iterations 3 \
     --host-speed "$speed" > "$work/log$run" 2>&1 || { tail -20 "$work/log$run"; exit 1; }
 done
 # The traces hold compute actions of counted flops only: identical rank by rank (SMPI names the

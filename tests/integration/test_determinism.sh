@@ -3,7 +3,7 @@
 # x DOR / PNC), replayed twice from one recorded trace, give byte-identical result files. On a
 # difference the test names the file and its first differing line.
 source "$(dirname "$0")/common.sh"
-"$haec" platform haec-box:3x3x3,preset=seed004 --out box.json > /dev/null
+"$haec" platform haec-box:3x3x3,preset=ciorba2014 --out box.json > /dev/null
 # Record lu_like (81 ranks, 4 iterations) once, on the box itself.
 "$haec" map --platform box.json --map block-xyz -np 81 --out map > /dev/null
 mkdir trace

@@ -17,7 +17,7 @@ check() { # platform np model extra...
 check haec-box:3x3x3 27 dor
 check haec-box:3x3x3 27 pnc
 check haec-box:3x3x3,wireless=full 40 pnc --map block-xyz
-check haec-box:2x2x2,preset=seed004 6 dor --map block-xyz --cfg haec/link/units:byte-slip
+check haec-box:2x2x2,preset=ciorba2014 6 dor --map block-xyz --cfg haec/link/units:byte-slip
 check torus:4x4x4 8 pnc --map random --seed 3
 check mesh:4x4x2 32 dor --cfg haec/link/partial-window:seed-literal --cfg haec/link/window:3
 check cluster:4 4 pnc --cfg haec/link/packet-size:1500

@@ -28,7 +28,7 @@ run haec-box:3x3x3 729
 run haec-box:4x4x4 4096
 run haec-box:4x4x4,board=mesh 4096
 run haec-box:3x3x3,wireless=full 729
-run haec-box:4x4x4,preset=seed004 4096
+run haec-box:4x4x4,preset=ciorba2014 4096
 run torus:4x4x4 4096
 run torus:2x2x3 144
 run mesh:4x4x4 4096

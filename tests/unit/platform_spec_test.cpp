@@ -57,9 +57,9 @@ TEST(PlatformSpec, HaecBoxDefaults)
   EXPECT_EQ(s.spec_text, "haec-box:4x4x4");
 }
 
-TEST(PlatformSpec, Seed004PresetAndOverride)
+TEST(PlatformSpec, Ciorba2014PresetAndOverride)
 {
-  auto s = parse_spec("haec-box:3x3x3,preset=seed004");
+  auto s = parse_spec("haec-box:3x3x3,preset=ciorba2014");
   EXPECT_FALSE(s.board_torus);
   EXPECT_FALSE(s.wireless_full);
   for (auto const& t : s.link_types) {
@@ -67,11 +67,18 @@ TEST(PlatformSpec, Seed004PresetAndOverride)
     EXPECT_DOUBLE_EQ(t.latency, 1e-6);
     EXPECT_EQ(t.ber, 0.0);
   }
-  auto o = parse_spec("haec-box:3x3x3,preset=seed004,board=torus,wireless-lat=2us,wireless=full");
+  auto o = parse_spec("haec-box:3x3x3,preset=ciorba2014,board=torus,wireless-lat=2us,wireless=full");
   EXPECT_TRUE(o.board_torus);
   EXPECT_TRUE(o.wireless_full);
   EXPECT_DOUBLE_EQ(o.link_types[1].latency, 2e-6);
   EXPECT_DOUBLE_EQ(o.link_types[0].latency, 1e-6);
+  // The preset's earlier name gives the same platform.
+  auto old = parse_spec("haec-box:3x3x3,preset=seed004");
+  EXPECT_EQ(old.board_torus, s.board_torus);
+  EXPECT_EQ(old.wireless_full, s.wireless_full);
+  ASSERT_EQ(old.link_types.size(), s.link_types.size());
+  for (size_t i = 0; i < s.link_types.size(); ++i)
+    EXPECT_DOUBLE_EQ(old.link_types[i].bandwidth, s.link_types[i].bandwidth);
 }
 
 TEST(PlatformSpec, GeminiAndClusterDefaults)
@@ -157,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadSpec{"haec-box:4x4x4,board=ring", "board must be torus or mesh, not 'ring'"},
         BadSpec{"haec-box:4x4x4,wireless=some", "wireless must be aligned or full"},
         BadSpec{"haec-box:4x4x4,preset=seed005", "unknown preset 'seed005'"},
-        BadSpec{"haec-box:4x4x4,board=mesh,preset=seed004", "preset must be the first key"},
+        BadSpec{"haec-box:4x4x4,board=mesh,preset=ciorba2014", "preset must be the first key"},
         BadSpec{"haec-box:4x4x4,cores=2,cores=3", "key 'cores' given twice"},
         BadSpec{"haec-box:4x4x4,cores", "'cores' is not key=value"},
         BadSpec{"haec-box:4x4x4,cores=", "'cores=' is not key=value"},
@@ -210,7 +217,7 @@ TEST(PlatformSpec, DirectedLinkCount)
 TEST(PlatformJson, RoundTripKeepsEveryField)
 {
   for (auto const* text :
-       {"haec-box:4x4x4", "haec-box:3x2x5,preset=seed004,wireless=full,cores=3,speeds=3.1Gf/1.7Gf,loopback-lat=0",
+       {"haec-box:4x4x4", "haec-box:3x2x5,preset=ciorba2014,wireless=full,cores=3,speeds=3.1Gf/1.7Gf,loopback-lat=0",
         "mesh:2x3x4,link-ber=1e-9", "torus:16x16x16", "cluster:8,loopback-bw=41Gbps"}) {
     auto s = parse_spec(text);
     // Through text, as a platform.json file would go.

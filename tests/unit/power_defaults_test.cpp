@@ -51,8 +51,8 @@ TEST(PowerDefaults, HaecBoxNodeIsHalfATaurusNodeWithEightCores)
   EXPECT_EQ(p.watts(11, 0), 46.625);
   EXPECT_NEAR(p.watts(11, 8), 51.4463636 + 8 * 19.0 / 11, 1e-6); // 65.2645455 W
   EXPECT_EQ(p.off_watts(), 5);
-  // seed004's preset changes links only: the node keeps its profile.
-  EXPECT_EQ(platform::parse_spec("haec-box:2x2x2,preset=seed004").node.wattage_per_state, s.node.wattage_per_state);
+  // ciorba2014's preset changes links only: the node keeps its profile.
+  EXPECT_EQ(platform::parse_spec("haec-box:2x2x2,preset=ciorba2014").node.wattage_per_state, s.node.wattage_per_state);
 }
 
 TEST(PowerDefaults, GeminiNodeIsATaurusNodeWithSixteenCores)

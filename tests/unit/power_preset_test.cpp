@@ -70,8 +70,8 @@ TEST(PowerPreset, BadInputs)
   EXPECT_EQ(message("cluster:2,preset=taurus,speeds=2Gf/1Gf"),
             "cluster:2,preset=taurus,speeds=2Gf/1Gf: 12 wattage_calibration entries for 2 pstates; give one "
             "idle:one_core:all_cores entry per speed (preset=taurus sets 12 speeds)");
-  EXPECT_EQ(message("cluster:2,preset=seed004"), "cluster:2,preset=seed004: unknown preset 'seed004'; use preset=taurus or preset=taurus-node");
-  EXPECT_NE(message("haec-box:2x2x2,preset=taurus").find("unknown preset 'taurus'; use preset=seed004"),
+  EXPECT_EQ(message("cluster:2,preset=ciorba2014"), "cluster:2,preset=ciorba2014: unknown preset 'ciorba2014'; use preset=taurus or preset=taurus-node");
+  EXPECT_NE(message("haec-box:2x2x2,preset=taurus").find("unknown preset 'taurus'; use preset=ciorba2014"),
             std::string::npos);
   EXPECT_NE(message("cluster:2,link-lat=1us,preset=taurus").find("preset must be the first key"), std::string::npos);
   auto j = platform::to_json(platform::parse_spec("cluster:2,preset=taurus"));

@@ -49,7 +49,7 @@ void add_platform_command(CLI::App& app)
       "  routes through other racks, for haec run --routing), l1-bw/-lat/-ber, l2-.., l3-..;\n"
       "  board=torus|mesh, wireless=aligned|full, optical-bw/-lat/-ber, wireless-bw/-lat/-ber (haec-box);\n"
       "  link-bw, link-lat, link-ber (mesh, torus, cluster, fat-tree); cores=N; speed=1Gf or speeds=2.3Gf/2.2Gf/...;\n"
-      "  loopback-bw, loopback-lat; preset=seed004 (haec-box as in Ciorba et al. 2014: mesh boards, aligned wireless,\n"
+      "  loopback-bw, loopback-lat; preset=ciorba2014 (haec-box as in Ciorba et al. 2014: mesh boards, aligned wireless,\n"
       "  250 Gbit/s and 1 us on every link); preset=taurus or taurus-node (cluster);\n"
       "  wattage=idle:epsilon:all_cores/... (node watts per pstate, fastest first), wattage-off=W.\n"
       "Every kind has a default node power profile with 12 pstates (docs/MODELS.md, Default node power);\n"

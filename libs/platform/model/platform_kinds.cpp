@@ -106,7 +106,7 @@ void apply_taurus(PlatformSpec& s)
 }
 
 // seed 004 Table 2: 2-D mesh boards, aligned wireless, every link 250 Gbit/s and 1 us, error free.
-void apply_seed004(PlatformSpec& s)
+void apply_ciorba2014(PlatformSpec& s)
 {
   s.board_torus   = false;
   s.wireless_full = false;
@@ -194,15 +194,15 @@ void apply_preset(PlatformSpec& s, Kind kind, const std::string& value, size_t p
 {
   if (position != 1)
     throw InputError(spec, "preset must be the first key", "put preset=" + value + " right after the dimensions");
-  if (kind == Kind::HaecBox && value == "seed004")
-    apply_seed004(s);
+  if (kind == Kind::HaecBox && (value == "ciorba2014" || value == "seed004")) // seed004: its earlier name
+    apply_ciorba2014(s);
   else if (kind == Kind::Cluster && value == "taurus")
     apply_taurus(s);
   else if (kind == Kind::Cluster && value == "taurus-node")
     apply_taurus_node(s);
   else
     throw InputError(spec, "unknown preset '" + value + "'",
-                     kind == Kind::Cluster ? "use preset=taurus or preset=taurus-node" : "use preset=seed004");
+                     kind == Kind::Cluster ? "use preset=taurus or preset=taurus-node" : "use preset=ciorba2014");
 }
 
 } // namespace detail

@@ -17,7 +17,7 @@
 //   optical-bw, optical-lat, optical-ber, wireless-bw, wireless-lat, wireless-ber (haec-box);
 //   link-bw, link-lat, link-ber (mesh, torus, cluster, fat-tree); l1-bw, l2-bw, l3-bw (and -lat,
 //   -ber) (hierarchical); cores=N; speed=2.3Gf or pstates
-//   speeds=2.3Gf/2.2Gf/...; loopback-bw, loopback-lat; preset=seed004 (haec-box: 2-D mesh boards,
+//   speeds=2.3Gf/2.2Gf/...; loopback-bw, loopback-lat; preset=ciorba2014 (haec-box: 2-D mesh boards,
 //   aligned wireless, every link 250 Gbit/s and 1 us, as in seed 004 Table 2); preset=taurus
 //   (cluster: 12 cores, 2.3..1.2 Gf, and the taurus-8 power calibration of thesis 002 Figure 8.7);
 //   sockets=2,socket-w=5 (power: two sockets of cores, 5 W when the second wakes);
