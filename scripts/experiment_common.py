@@ -20,7 +20,11 @@ def programs(build):
 
 
 def simgrid_program(build, name):
-    """SimGrid's `name` (smpirun, smpicc, ...) of the installation the build uses (its CMake cache)."""
+    """SimGrid's `name` (smpirun, smpicc, ...) of the installation the build uses (its CMake cache);
+    a sanitizer build's own launcher of it when it has one (build/sanitizers/, docs/SANITIZERS.md)."""
+    launcher = os.path.join(os.path.abspath(build), "sanitizers", name)
+    if os.access(launcher, os.X_OK):
+        return launcher
     key = name.upper() + ":FILEPATH="
     with open(os.path.join(os.path.abspath(build), "CMakeCache.txt")) as cache:
         for line in cache:
