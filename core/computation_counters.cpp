@@ -1,4 +1,4 @@
-// Hardware counters of computation bursts (issue 20). The PMPI layer hands each rank's counts over
+// Hardware counters of computation bursts. The PMPI layer hands each rank's counts over
 // the burst that ends at the call it enters (haec_suite_computation_counters, pmpi/call_reporting.hpp),
 // the replay each `# RANK haec_counters ...` annotation of a trace (replay_ranks.cpp); both
 // wait here until the rank's next computation starts, which carries them on the bus

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Region correction factors on this machine (issue 9 part 4, calibration/README.md):
+# Region correction factors on this machine (calibration/README.md):
 #   1. builds apps/bt_like twice with the region recorder (calibration/regions): mpicc (Debian
 #      OpenMPI) and smpicc;
 #   2. runs it for real (mpirun, NP ranks on this machine's cores) and under SMPI uncorrected

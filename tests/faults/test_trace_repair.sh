@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Traces written by SimGrid's own tracer (smpirun -trace-ti) of our apps reproducing real codes'
-# patterns (apps/tracer_patterns.c, apps/trace_patterns.c; issue 15 part 3): `haec trace check`
+# patterns (apps/tracer_patterns.c, apps/trace_patterns.c): `haec trace check`
 # rejects first, with file:line, what the replay would reject; `haec trace repair` rewrites them
 # where the trace holds the information, and says where it does not.
 source "$(dirname "$0")/common.sh" "$@"

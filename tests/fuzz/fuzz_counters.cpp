@@ -1,4 +1,4 @@
-// Fuzzes the hardware-counter inputs (issue 20): the first byte picks the parser, the rest is its
+// Fuzzes the hardware-counter inputs: the first byte picks the parser, the rest is its
 // text. 0: TI trace lines through the replay tokeniser and the counter annotation parser (an
 // accepted annotation must be written back to the same events and counts, bit for bit); 1: a
 // counter coefficients file (plugins/power/model/counter_model.hpp; an accepted file must survive

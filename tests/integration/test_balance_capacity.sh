@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Capacity-aware load balancing (plugins/balance/README.md "Capacity", issue 21 part 2), real
+# Capacity-aware load balancing (plugins/balance/README.md "Capacity"), real
 # SimGrid runs:
 #   - 64 ranks of stencil_imbalance, 4 a node, on 16 twelve-core taurus nodes: every rank has a
 #     core of its own, no plan can shorten the run, GreedyLB and RefineLB migrate nobody;

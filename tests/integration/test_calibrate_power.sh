@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# haec calibrate power (issue 9 part 5): wattmeter logs -> host power properties, RAPL detection
+# haec calibrate power: wattmeter logs -> host power properties, RAPL detection
 # in a fake sysfs tree, and the one-line fallback message.
 source "$(dirname "$0")/common.sh"
 # A log: 2 s ramp at RAMP W, 16 s at LEVEL W, 2 s ramp (the fitter trims a tenth at each end).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Region correction factors, closed loop under SMPI (issue 9 part 4): bt_like built with the region
+# Region correction factors, closed loop under SMPI: bt_like built with the region
 # recorder runs uncorrected (record A); a synthetic "real" record is A with two regions made 2x and
 # 0.5x as long; `haec calibrate regions` must give exactly the ratios 0.5 and 2 for them, and a
 # rerun with --cfg smpi/comp-adjustment-file must reproduce the synthetic real times of those

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# AdagioImproved and Lagrange must not slow the critical path (issue 21, plugins/dvfs/README.md):
+# AdagioImproved and Lagrange must not slow the critical path (plugins/dvfs/README.md):
 #   - on stencil_imbalance (ondes3d pattern, 16 ranks on cluster:16,preset=taurus-node, the
 #     experiment's setting, 30 iterations) both keep the makespan within +1 % of performance
 #     and save energy; the thesis's literal formulas (adagio_thesis=1, lagrange_thesis=1) do not;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ondemand acts on short runs (issue 15, part 4): with the default sampling period (0.01 s, about
+# ondemand acts on short runs: with the default sampling period (0.01 s, about
 # Linux ondemand's rate) it switches pstates on a run whose makespan is under 0.1 s, in replay and
 # in emulation alike; with the old default of 0.1 s no sample ever falls inside that run, so it
 # cannot switch (and its sampling timers must not stretch the run either).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Energy on every generated platform kind (issue 21; docs/MODELS.md §4.1): `--power` on haec-box,
+# Energy on every generated platform kind (docs/MODELS.md §4.1): `--power` on haec-box,
 # torus and mesh prices every host with its kind's default node profile (no host at 0 J, each
 # between its idle and all-cores power over the run), and `--governor ondemand` on a HAEC box has
 # pstates to switch between. The refusals on hosts without a profile are bad-input cases.

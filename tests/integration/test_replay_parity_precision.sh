@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Emulation/replay parity without a link model (issue 15.4): haec run uses surf/precision 1e-13 in
+# Emulation/replay parity without a link model: haec run uses surf/precision 1e-13 in
 # every mode, so a run recorded with `haec trace record` and replayed on the same platform gives the
 # same makespan to 1e-12 relative (with smpirun's own 1e-9 s, HPCCG-like codes drifted by 1e-7 and
 # non-blocking alltoalls by 1e-5). lu_like (point-to-point waves) and ring_allreduce (ring messages

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hardware counters per computation burst (issue 20, recording side; libs/trace/README.md "Counters"):
+# Hardware counters per computation burst (recording side; libs/trace/README.md "Counters"):
 #  1. where PAPI cannot count (no CPU PMU, as on this VM) `haec run --counters PAPI_TOT_INS` of a real
 #     program says so in one line and exits 2 without a result (the option would do nothing);
 #  2. with events this machine counts (perf software events: no PMU needed) a recording annotates

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Traffic statistics and snapshots (README "Result directory", issue 18), on real SimGrid runs:
+# Traffic statistics and snapshots (README "Result directory"), on real SimGrid runs:
 #   1. pingpong on two hosts joined by one link, no cross traffic: one flow at a time, so the link's
 #      busy time times its bandwidth must equal its flow bytes (utilisation = busy fraction):
 #      this checks the bandwidth-phase start (start + latency factor x route latency) against

@@ -1,4 +1,4 @@
-// Capacity-aware balancing (plugins/balance/model/node_capacity.*, issue 21 part 2): predicted
+// Capacity-aware balancing (plugins/balance/model/node_capacity.*): predicted
 // node times from cores and pstate speed, and plans kept only when they beat their migrations.
 // Hand-computed values.
 #include "balance_strategies.hpp"

@@ -1,4 +1,4 @@
-// Traffic statistics (issue 18): busy time as a union of intervals, per-link utilisation and
+// Traffic statistics: busy time as a union of intervals, per-link utilisation and
 // flows, the log-spaced size bins, per-pair transfer statistics and the snapshots, on hand-built
 // transfers with hand-computed figures.
 #include "link_usage.hpp"

@@ -1,4 +1,4 @@
-// AdagioImproved and Lagrange must not slow the critical path (issue 21; plugins/dvfs/README.md,
+// AdagioImproved and Lagrange must not slow the critical path (plugins/dvfs/README.md,
 // "Why AdagioImproved and Lagrange slowed the stencil by half"). Hand-built iteration data on
 // taurus-8 (2.3 .. 1.2 GHz, rate = speed): the node nobody waits for stays at the fastest pstate,
 // a node that waits slows down within its wait, and the thesis's literal formulas (kept behind

@@ -1,4 +1,4 @@
-// Peer-aware slack (issue 21; GovernorParams::peer_slack, peer_float, peer_chain): which rank a
+// Peer-aware slack (GovernorParams::peer_slack, peer_float, peer_chain): which rank a
 // rank waited for, and whether that wait is slack. Pure: the adapter reports computations and messages
 // (sender and receiver rank, when each node holds one rank) and asks, when a rank's next
 // computation starts, how much of its wait was slack.

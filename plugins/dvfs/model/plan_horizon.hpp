@@ -1,4 +1,4 @@
-// Receding-horizon (model-predictive) plan of every rank's computations (issue 21 part 1,
+// Receding-horizon (model-predictive) plan of every rank's computations (
 // `lagrange_plan`; README, "A coordinated plan"). Pure C++: the adapter reports each computation
 // (rank, iteration, position in it, measured start and end, seconds at the fastest level) and each
 // message between two computations; when every rank has completed iteration j, the planner

@@ -1,4 +1,4 @@
-// The least-energy plan of a few iterations' computations (issue 21, lagrange_plan): the linear
+// The least-energy plan of a few iterations' computations (lagrange_plan): the linear
 // program of scripts/dvfs_float_lp.py over a small graph, solved with GLPK. Pure C++.
 //
 //   minimise  sum_k sum_l y[k,l] extra_watts_l
