@@ -6,38 +6,25 @@
 # later campaign would take for progress), or a directory whose finished runs a campaign run again
 # on a free disk keeps and completes to the reference results, or one whose runs all failed, said
 # in the last line ("runs failed; see their logs"), that a second campaign runs again whole. The tmpfs is
-# mounted in a user namespace (unshare -rm); where that is not allowed the test says so and skips.
-if [[ -z ${HAEC_IN_NAMESPACE:-} ]]; then
-  if unshare -rm true 2> /dev/null; then
-    exec unshare -rm env HAEC_IN_NAMESPACE=1 bash "$0" "$@"
-  fi
-  echo "SKIP: cannot mount a tmpfs here (unshare -rm refused)"
-  exit 0
-fi
-source "$(dirname "$0")/common.sh" "$@"
+# mounted in a user namespace (unshare -rm); where that is not allowed the test skips (full_disk.sh).
+source "$(dirname "$0")/full_disk.sh" "$@"
 
-printf '0 init\n0 compute 1e6\n0 send 1 0 4096\n0 recv 1 1 4096\n0 allreduce 8 0\n0 finalize\n' > t0.txt
-printf '1 init\n1 recv 0 0 4096\n1 compute 2e6\n1 send 0 1 4096\n1 allreduce 8 0\n1 finalize\n' > t1.txt
-printf '%s\n%s\n' "$TMP/t0.txt" "$TMP/t1.txt" > t.trace
+write_small_trace
 cat > c.json <<EOF
 {"trace": "$TMP/t.trace", "run": {"power": true, "messages": true}, "axes": {"platform": ["cluster:2", "cluster:3"]}}
 EOF
 CAMPAIGN=("$HAEC" campaign run c.json --jobs 1)
 figures() { cat "$1"; } # results.csv: ids, figures and relative paths, the same on every disk
 
-mkdir disk
-mount -t tmpfs -o size=2m tmpfs disk || { echo "SKIP: tmpfs mount refused"; exit 0; }
-PAGE=4096
+mount_small_disk
 "${CAMPAIGN[@]}" --out disk/ref > /dev/null 2> ref.err || { cat ref.err >&2; fail "reference campaign on an empty tmpfs"; }
 figures disk/ref/results.csv > ref.csv
 rm -rf disk/ref
 
-free_pages() { stat -f -c '%a' disk; }
 total=$(free_pages)
 successes=0 failures=0 kept=0
 for keep in $(seq 0 80); do
-  head -c $(( (total - keep) * PAGE )) /dev/zero > disk/filler 2> /dev/null
-  [[ $(free_pages) == "$keep" ]] || fail "filler: $(free_pages) pages free, want $keep"
+  fill_disk_to "$keep" "$total"
   "${CAMPAIGN[@]}" --out disk/c > out 2> err
   status=$?
   if [[ $status == 0 ]]; then
