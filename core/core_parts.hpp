@@ -57,6 +57,16 @@ double transfers_horizon();
 // folded into their totals (not with snapshots, which split them by period at the end).
 void close_settled_link_intervals();
 
+// progress.cpp: the progress line on the terminal haec/progress names, when it names one. Started
+// once the settings are validated; ended (the line erased) at the end of the simulation and before
+// the suite prints a line of its own.
+void start_progress();
+void end_progress();
+// A trace file a replaying rank reads (its bytes count in the trace's total; `shared`: the one file
+// every rank reads, counted once), and an action replayed (its fields make up its line's bytes).
+void progress_trace_file(const std::string& path, bool shared);
+void progress_replayed(const std::vector<std::string>& fields);
+
 // At the end of a recording run (run_end.cpp collects, checks and writes).
 void add_call_results(Results& results);     // mpi_calls.cpp
 void add_transfer_results(Results& results); // transfers.cpp: the network check

@@ -114,6 +114,7 @@ void report_deadlock()
       ended.push_back(rank);
   std::string full;
   const std::string line = "deadlock: " + describe_blocked_ranks(blocked, ended, kLineBudget, &full);
+  parts::end_progress();
   std::fprintf(stderr, "haec: %s\n", text::one_line(line).c_str());
   if (full.size() + 10 > line.size())
     XBT_INFO("every blocked rank: %s", full.c_str());

@@ -297,6 +297,7 @@ void register_wrapped(const std::string& action, const action_fun& function)
       enter_site(sites->site(a));
     }
     count_replayed_action(); // where a failing action is in the trace (replay_location.cpp)
+    progress_replayed(a);
     if (counted != Counted::No)
       messages().on_action(counted, a);
     const long pid = simgrid::s4u::this_actor::get_pid();
@@ -317,6 +318,7 @@ void register_compute(const action_fun& function)
 {
   xbt_replay_action_register("compute", Wrapped{[function](simgrid::xbt::ReplayAction& a) {
                                before_replayed_computation(simgrid::s4u::this_actor::get_pid());
+                               progress_replayed(a);
                                function(a);
                              }});
 }

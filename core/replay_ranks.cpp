@@ -121,9 +121,13 @@ extern "C" const char* haec_suite_replay_rank(int rank, const char* trace, int s
   wrap_replay_actions();
   if (trace == nullptr)
     return nullptr;
-  if (shared != 0)
-    return (shares[pid] = rank_file_path(trace)).c_str();
+  if (shared != 0) {
+    std::string& file = shares[pid] = rank_file_path(trace);
+    progress_trace_file(file, true);
+    return file.c_str();
+  }
   std::string& file = files[pid] = rank_file_path(trace);
+  progress_trace_file(file, false);
   Annotations a     = read_annotations(file, std::to_string(rank));
   if (!a.samples.empty())
     annotations()[pid] = std::move(a);

@@ -122,6 +122,7 @@ void start_run()
     parts::connect_iterations();
     parts::connect_computations();
     parts::connect_transfers();
+    parts::start_progress();
   } catch (const std::exception& e) { // a plugin's own errors end the run where they occur
     fail_run(e.what());
   }
@@ -240,6 +241,7 @@ void flush_program_output()
 
 void reject_setting(const std::string& message)
 {
+  parts::end_progress(); // the error starts on a line of its own
   std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
   std::fflush(stderr);
   // From inside a rank (an input found bad while it runs: a trace's counters), SimGrid's exit
@@ -253,6 +255,7 @@ void reject_setting(const std::string& message)
 
 void fail_run(const std::string& message)
 {
+  parts::end_progress();
   std::fprintf(stderr, "haec: %s\n", text::one_line(message).c_str());
   std::fflush(stderr);
   std::exit(3);

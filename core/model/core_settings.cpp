@@ -9,6 +9,8 @@
 #include "units.hpp"
 
 #include <cmath>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace haec::core {
 namespace {
@@ -52,6 +54,21 @@ void check_iterations(const std::string& value, const std::string& what)
   iterations::parse_iteration_mode(value, what);
 }
 
+// The terminal of the progress line: one this process can open for writing (haec run gives its
+// stderr's, ttyname).
+void check_terminal(const std::string& value, const std::string& what)
+{
+  if (value.empty())
+    return;
+  const int fd  = ::open(value.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  const bool ok = fd >= 0 && ::isatty(fd) == 1;
+  if (fd >= 0)
+    ::close(fd);
+  if (!ok)
+    throw InputError(what, "is not a terminal this process can write to",
+                     "give a terminal device (the one `tty` prints), or leave the setting out");
+}
+
 } // namespace
 
 std::vector<Setting> core_settings_rows()
@@ -82,6 +99,13 @@ std::vector<Setting> core_settings_rows()
                               "", "--snapshot-period");
   snapshot.check = check_period;
   snapshot.needs = {Need{"haec/out", {}}};
+  Setting progress = reserved("haec/progress",
+                              "Terminal device receiving the run's progress line (simulated time, transfers, share of "
+                              "the trace replayed, time left), a few updates a second once the run has taken 2 s, erased "
+                              "at its end; haec run gives its stderr's when that is a terminal and --quiet is not given "
+                              "(empty: none)",
+                              "", "");
+  progress.check = check_terminal;
   return {reserved("haec/out", "Directory receiving summary.json and the CSV tables (empty: none)", "", "--out"),
           output_switch("haec/messages", "Also write messages.csv, one line per network transfer", "--messages"),
           output_switch("haec/events",
@@ -96,6 +120,7 @@ std::vector<Setting> core_settings_rows()
           iterations,
           routing,
           routing_seed,
+          progress,
           Setting{"haec/transfer-observation",
                   "How the network transfers of a run without a link model or per-message routes are observed: "
                   "auto (at their completion, where SimGrid tells a network action's hosts: a patched SimGrid; "

@@ -485,6 +485,40 @@ void forward_counter_notes(const fs::path& log)
       std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+// The terminal the simulator draws its progress line on (haec/progress, core/progress.cpp): this
+// command's stderr when it is a terminal and --quiet is not given, else "". The simulator's own
+// stderr goes to simgrid.log, so it is told the terminal's device. A device path SimGrid's command
+// line would split (a blank, a comma) gets no line.
+std::string progress_terminal(const RunOptions& o)
+{
+  if (o.quiet || ::isatty(STDERR_FILENO) != 1)
+    return "";
+  const char* name = ::ttyname(STDERR_FILENO);
+  if (name == nullptr || std::string(name).find_first_of(" \t,") != std::string::npos)
+    return "";
+  return name;
+}
+
+// The progress setting goes with the suite's other settings (before the program and its arguments),
+// and not into command.txt: it changes what the terminal shows, never a result.
+void add_progress(std::vector<std::string>& argv, const std::string& terminal)
+{
+  if (terminal.empty())
+    return;
+  auto out = std::find_if(argv.begin(), argv.end(), [](const std::string& a) { return a.rfind("--cfg=haec/out:", 0) == 0; });
+  argv.insert(out == argv.end() ? out : out + 1, "--cfg=haec/progress:" + terminal);
+}
+
+// The line of the simulator, erased whatever became of the simulator: what this command prints
+// next (the table, an error) starts at the beginning of a clean line.
+void erase_progress(const std::string& terminal)
+{
+  if (terminal.empty())
+    return;
+  std::fputs("\r\033[K", stderr);
+  std::fflush(stderr);
+}
+
 // Stages, runs smpirun, moves the result directory into place.
 int simulate(const RunOptions& o, Plan& p)
 {
@@ -501,9 +535,12 @@ int simulate(const RunOptions& o, Plan& p)
     if (SmpirunWords::needed(argv)) // smpirun would split a word at its blanks: haec-exec keeps it whole
       argv.insert(argv.begin(), self_dir() + "/haec-exec");
     write_file_atomic((p.stage / "command.txt").string(), shell_line({}, argv) + "\n");
+    const std::string terminal = progress_terminal(o);
+    add_progress(argv, terminal);
     redirect_to_stage(argv, p);
     ChildResult r = run_child(argv, {}, (p.stage / "stdout.txt").string(), (p.stage / "simgrid.log").string(),
                               p.stage.string());
+    erase_progress(terminal);
     if (r.interrupted_by != 0)
       throw Interrupted(r.interrupted_by);
     if (simulation_failed(r, p.stage)) // run_failure.cpp: exit 2, 3 or 4, the log or directory kept

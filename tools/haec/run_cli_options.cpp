@@ -80,7 +80,9 @@ void add_run_options(CLI::App* run, RunOptions& o)
                   "malloc of a replay's simulator: jemalloc (faster, the same results), system (glibc's) or auto "
                   "(jemalloc when installed; emulation always uses the system's)")
       ->capture_default_str();
-  run->add_flag("-q,--quiet", o.quiet, "Do not print the summary table");
+  run->add_flag("-q,--quiet", o.quiet,
+                "Do not print the summary table, nor the progress line a run at a terminal shows on stderr once it "
+                "has taken 2 s (simulated time, transfers, share of the trace replayed, time left)");
   run->add_option("--counters", o.counters,
                   "PAPI events to count over every computation burst of every rank (emulation), e.g. "
                   "PAPI_TOT_INS,PAPI_L3_TCM (libs/trace/README.md, Counters)");
