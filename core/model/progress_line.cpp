@@ -78,7 +78,9 @@ std::string progress_line(const ProgressFigures& f, size_t width)
     std::snprintf(percent, sizeof percent, "%.0f%%", std::floor(share * 100));
     const double left = progress_time_left(share, f.replay_wall_s);
     line += std::string(" | ") + percent + " replayed, " +
-            (left < 0 ? std::string("estimating time left") : "~" + progress_duration(left) + " left");
+            (left < 0 ? std::string("estimating time left")
+                      : left < 0.5 ? std::string("<1 s left")
+                                   : "~" + progress_duration(left) + " left");
   }
   if (width > 0 && line.size() > width - 1)
     line.resize(width - 1);
