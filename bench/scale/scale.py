@@ -14,7 +14,9 @@ version is printed in the header and every speed-up is against it.
 
 For each size: --pairs rounds, each running bare SimGrid and every haec run variant once
 (--variants: `default` is haec run as a user runs it (jemalloc in a replay where installed); `system`
-runs with glibc's malloc (--allocator system), to show the allocator's share; VARIANT:ALGORITHM also
+runs with glibc's malloc (--allocator system), to show the allocator's share; `tty` is `default` with its
+stderr on a pseudo-terminal and without -q, so that it draws the progress line (its cost: the median of
+the per-round CPU ratios tty/default is printed); VARIANT:ALGORITHM also
 selects smpi/allreduce:ALGORITHM for that variant only, a model change whose effect on the makespan
 is printed beside it), the order rotating every round; each run is timed as a whole process tree
 (/usr/bin/time: CPU = user + system of the process and all its children, peak RSS of the largest
@@ -36,6 +38,7 @@ BUILD/bench-scale/ (traces kept and reused). Exit 0 when every size ran and the 
 import argparse
 import json
 import os
+import pty
 import shlex
 import shutil
 import statistics
@@ -50,11 +53,29 @@ DIMS = {64: "4x4x4", 256: "8x8x4", 1024: "16x8x8", 4096: "16x16x16", 512: "8x8x8
 TARGET_RATE, TARGET_SPEEDUP, TARGET_RSS_MIB, TARGET_REL = 100000, 2.5, 1024, 1e-9
 
 
-def timed(argv, log, time_file):
-    """Runs argv under /usr/bin/time; returns (cpu s, wall s, peak RSS MiB)."""
+def timed(argv, log, time_file, terminal=False):
+    """Runs argv under /usr/bin/time; returns (cpu s, wall s, peak RSS MiB). terminal: its stderr is a
+    pseudo-terminal, drained as it is written (what reaches it is appended to the log)."""
+    timed_argv = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", time_file] + argv
     with open(log, "w") as out:
-        rc = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", time_file] + argv, stdout=out,
-                            stderr=subprocess.STDOUT).returncode
+        if terminal:
+            master, slave = pty.openpty()
+            p = subprocess.Popen(timed_argv, stdin=subprocess.DEVNULL, stdout=out, stderr=slave)
+            os.close(slave)
+            seen = b""
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: no writer left
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            os.close(master)
+            rc = p.wait()
+            out.write(seen.decode(errors="replace"))
+        else:
+            rc = subprocess.run(timed_argv, stdout=out, stderr=subprocess.STDOUT).returncode
     if rc != 0:
         sys.exit(f"scale: command failed (exit {rc}), see {log}: {shlex.join(argv)}")
     wall, user, system, rss_kib = open(time_file).read().split()[-4:]
@@ -83,11 +104,12 @@ class Size:
         self.trace = trace_for(work, ranks, args.iterations)
         self.haec = os.path.join(args.build, "bin", "haec")
 
-    def haec_run(self, out, more=(), allreduce=None):
-        """allreduce: this run's smpi/allreduce (None: --allreduce, the bare side's)."""
+    def haec_run(self, out, more=(), allreduce=None, quiet=True):
+        """allreduce: this run's smpi/allreduce (None: --allreduce, the bare side's); quiet: -q (no table,
+        no progress line)."""
         algorithm = self.args.allreduce if allreduce is None else allreduce
         return [self.haec, "run", "--platform", f"torus:{self.dims}", "--link", "dor", "--replay", self.trace,
-                "-np", str(self.ranks), "--out", out, "--force", "-q"] + list(more) + \
+                "-np", str(self.ranks), "--out", out, "--force"] + (["-q"] if quiet else []) + list(more) + \
                (["--cfg", f"smpi/allreduce:{algorithm}"] if algorithm else [])
 
     def run_dir(self, variant):
@@ -129,19 +151,21 @@ class Size:
     def measure(self, variants):
         """Alternated rounds of bare SimGrid and each haec run variant (the order rotates every round)."""
         base = os.path.join(self.work, f"{self.dims}")
-        ours = {v: self.haec_run(self.run_dir(v), allocator_of(v), allreduce_of(v)) for v in variants}
+        ours = {v: self.haec_run(self.run_dir(v), allocator_of(v), allreduce_of(v), not at_terminal(v)) for v in variants}
         for v, argv in ours.items():  # warm-up; writes platform.json and hostfile
-            timed(argv, f"{base}-{v}.log", f"{base}-{v}.time")
+            timed(argv, f"{base}-{v}.log", f"{base}-{v}.time", at_terminal(v))
         bare = self.bare_run(self.run_dir(variants[0]))
         argvs = dict(bare=bare, **ours)
         sides = {side: [] for side in argvs}
         names = list(argvs)
         for p in range(self.args.pairs):
             for side in names[p % len(names):] + names[:p % len(names)]:
-                sides[side].append(timed(argvs[side], f"{base}-{side}.log", f"{base}-{side}.time"))
+                sides[side].append(timed(argvs[side], f"{base}-{side}.log", f"{base}-{side}.time", at_terminal(side)))
         r = dict(cmds=argvs)
         for side, runs in sides.items():
             r[side] = {k: statistics.median(v[i] for v in runs) for i, k in enumerate(("cpu", "wall", "rss"))}
+            if side == "tty" and "default" in sides:  # the progress line's cost, round by round
+                r["tty_ratio"] = statistics.median(t[0] / d[0] for t, d in zip(runs, sides["default"]))
             if side != "bare":
                 s = summary(self.run_dir(side))
                 r[side].update(transfers=s["messages"], makespan=s["makespan_s"], library=s.get("simgrid_library", "?"),
@@ -197,6 +221,11 @@ def build_simgrid(build):
 def allocator_of(variant):
     """system[:ALGORITHM]: glibc's malloc instead of haec run's default (jemalloc in a replay)."""
     return ["--allocator", "system"] if variant.split(":")[0] == "system" else []
+
+
+def at_terminal(variant):
+    """tty[:ALGORITHM]: haec run at a (pseudo-)terminal, drawing its progress line."""
+    return variant.split(":")[0] == "tty"
 
 
 def allreduce_of(variant):
@@ -261,6 +290,9 @@ def print_row(ranks, r, variants):
     same = next(v for v in variants if allreduce_of(v) is None)  # bare SimGrid's allreduce
     ours = r[same]["makespan"]
     print(row + f" | {ours:12.9f} {(ours - r['bare']['makespan']) / r['bare']['makespan']:+9.2e}", flush=True)
+    if "tty_ratio" in r:
+        print(f"      tty: haec run drawing its progress line at a terminal takes {r['tty_ratio']:.3f}x the CPU "
+              f"of the same run without a terminal (median of the per-round ratios)", flush=True)
     for v in (v for v in variants if allreduce_of(v) not in (None, r["bare_allreduce"])):
         # a model change, not a speed-up alone: say what it does to the prediction
         effect = (r[v]["makespan"] - r[same]["makespan"]) / r[same]["makespan"]
@@ -280,7 +312,7 @@ def targets(args, r, variants):
                   (f"speed-up over bare {args.baseline_version} >= {TARGET_SPEEDUP}x ({r[v]['speedup']:.2f}x)", r[v]["speedup"] >= TARGET_SPEEDUP),
                   (f"peak RSS <= 1 GiB ({r[v]['rss']:.0f} MiB)", r[v]["rss"] <= TARGET_RSS_MIB),
                   ("makespan = reference to 1e-9", r[v].get("rel", float("nan")) <= TARGET_REL)]
-        default = allreduce_of(v) is None and not allocator_of(v)
+        default = allreduce_of(v) is None and not allocator_of(v) and not at_terminal(v)
         print(f"      targets at 4096 ranks (haec {v}{', as haec run runs by default' if default else ''}): " +
               "; ".join(f"{n}: {'PASS' if c else 'FAIL'}" for n, c in checks))
         met = met or (default and all(c for _, c in checks))
@@ -295,8 +327,9 @@ def main():
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--variants", default="default,system,default:rdb",
-                    help="haec run variants (comma-separated: default, haec run as a user runs it, or system, with "
-                         "glibc's malloc; each optionally :ALGORITHM for its own smpi/allreduce)")
+                    help="haec run variants (comma-separated: default, haec run as a user runs it; system, with "
+                         "glibc's malloc; tty, default at a pseudo-terminal, drawing its progress line; each "
+                         "optionally :ALGORITHM for its own smpi/allreduce)")
     ap.add_argument("--allreduce", default="", help="smpi/allreduce algorithm for bare SimGrid and the variants "
                                                     "without their own (changes the makespan)")
     ap.add_argument("--baseline", help="prefix of the bare SimGrid to compare with (PREFIX/bin/smpirun; default: "
@@ -317,8 +350,8 @@ def main():
         sys.exit("scale: --pairs must be at least 5 (median of at least 5 alternated rounds)")
     variants = [v for v in args.variants.split(",") if v]
     for v in variants:
-        if v.split(":")[0] not in ("default", "system") or v.endswith(":") or variants.count(v) > 1:
-            sys.exit(f"scale: --variants {v}: give default or system, each optionally :ALGORITHM "
+        if v.split(":")[0] not in ("default", "system", "tty") or v.endswith(":") or variants.count(v) > 1:
+            sys.exit(f"scale: --variants {v}: give default, system or tty, each optionally :ALGORITHM "
                      f"(smpi/allreduce), each once, e.g. --variants default,system,default:rdb")
     if all(allreduce_of(v) is not None for v in variants):
         sys.exit("scale: --variants needs one variant without its own allreduce (bare SimGrid's transfers are counted "
