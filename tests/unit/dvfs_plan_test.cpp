@@ -66,9 +66,10 @@ namespace {
 // Rank 0 computes 1 s per iteration back to back and sends it to rank 1, which computes 0.5 s
 // and waits 0.5 s for the next message. Iterations 0..last reported.
 HorizonPlanner pipeline_of_two(int horizon, double cap, size_t last,
-                               size_t max_tasks = std::numeric_limits<size_t>::max(), size_t lookahead = 0)
+                               size_t max_tasks = std::numeric_limits<size_t>::max(), size_t lookahead = 0,
+                               size_t cap_ranks = 0)
 {
-  HorizonPlanner planner(horizon, cap, max_tasks, HorizonPlanner::Solver::flow, lookahead);
+  HorizonPlanner planner(horizon, cap, max_tasks, HorizonPlanner::Solver::flow, lookahead, cap_ranks);
   planner.rank_levels(0, two_levels(30));
   planner.rank_levels(1, two_levels(30));
   for (size_t it = 0; it <= last; ++it) {
@@ -125,6 +126,31 @@ TEST(DvfsPlan, HorizonEndTakesTheFreeFloat)
     EXPECT_NEAR(planner.stretch(0, 5, 0), 1.0, kPlanTolerance);
     EXPECT_NEAR(planner.stretch(1, 4, 0), 1.8, kPlanTolerance);
     EXPECT_NEAR(planner.stretch(1, 5, 0), 2.0, kPlanTolerance);
+  }
+}
+
+// The cap grows with the run beyond cap_ranks ranks: cap x max(1, ranks / cap_ranks).
+TEST(DvfsPlan, CapGrowsWithTheRankCount)
+{
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 16), 0.4);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 64), 0.4);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 256), 1.6);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 1024), 6.4);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 0, 1024), 0.4); // fixed
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(-1, 64, 1024), -1);  // no cap stays none
+}
+
+// The pipeline of two with cap 0.2: rank 1's computation of iteration 4 (starting at 5, racing
+// end 5.5) may end by 5.7, stretch 0.7 / 0.5 = 1.4. With the cap scaled from one rank (two ranks:
+// x2, 0.4) it may end by 5.9: stretch 1.8, as with a fixed cap of 0.4; scaled from two ranks: x1.
+TEST(DvfsPlan, ScaledCapLetsALargerRunTakeMoreFloat)
+{
+  for (auto [cap_ranks, expected] : {std::pair<size_t, double>{0, 1.4}, {2, 1.4}, {1, 1.8}}) {
+    HorizonPlanner planner = pipeline_of_two(2, 0.2, 2, std::numeric_limits<size_t>::max(), 0, cap_ranks);
+    ASSERT_TRUE(planner.plan_after(2));
+    EXPECT_NEAR(planner.stretch(0, 4, 0), 1.0, kPlanTolerance);
+    EXPECT_NEAR(planner.stretch(1, 4, 0), expected, kPlanTolerance) << "cap_ranks " << cap_ranks;
+    EXPECT_NEAR(planner.stretch(1, 5, 0), 1.0, kPlanTolerance);
   }
 }
 

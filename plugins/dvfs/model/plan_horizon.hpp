@@ -11,7 +11,8 @@
 //   - every rank's last planned computation is due by its racing end (the run's schedule with
 //     every computation racing, anchored at the racing ends of iteration j, so that lateness never
 //     accumulates) plus its total float there over `lookahead` more iterations (its latest end in
-//     their racing schedule, each rank's last one due by its racing end), and every other planned computation by its racing end plus `cap` iterations;
+//     their racing schedule, each rank's last one due by its racing end), and every other planned
+//     computation by its racing end plus `cap` iterations (scaled_cap: more on a larger run);
 //     where the lateness already reached cannot be drained, by its end racing from that state.
 // Planned only where the messages explain the schedule (refused()).
 // Iterations j+2 .. j+1+horizon then run at the plan's time per second of work (stretch), until a
@@ -37,9 +38,14 @@ public:
   static Solver solver(const std::string& name); // "flow", "lp" or "fill"
   // horizon: iterations planned (>= 1); cap: lateness allowed inside the horizon, in iterations
   // of racing time (< 0: none asked); max_tasks: the most computations one plan may hold;
-  // lookahead: iterations after the horizon whose racing schedule bounds its last computations.
+  // lookahead: iterations after the horizon whose racing schedule bounds its last computations;
+  // cap_ranks: the cap grows with the run beyond that many ranks (scaled_cap; 0: a fixed cap).
   HorizonPlanner(int horizon, double cap, size_t max_tasks = std::numeric_limits<size_t>::max(),
-                 Solver solver = Solver::flow, size_t lookahead = 0);
+                 Solver solver = Solver::flow, size_t lookahead = 0, size_t cap_ranks = 0);
+  // The cap a run of `ranks` ranks gets: cap x max(1, ranks / cap_ranks) (cap_ranks 0, or no cap
+  // (cap < 0): cap). On a larger grid a rank's float reaches the horizon's last iterations through
+  // more neighbours, and a cap fixed in iterations cuts it off (PLAN.md, "Horizon and cap").
+  static double scaled_cap(double cap, size_t cap_ranks, size_t ranks);
   // The rank's levels, fastest first (before its first computation is reported).
   void rank_levels(size_t rank, std::vector<PlanLevel> levels);
 
@@ -94,6 +100,7 @@ private:
   size_t max_tasks_;
   Solver solver_;
   size_t lookahead_;
+  size_t cap_ranks_;
   bool too_large_ = false;
   std::vector<std::vector<PlanLevel>> levels_;
   std::vector<std::vector<Computation>> ranks_;
