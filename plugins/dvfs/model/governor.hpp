@@ -76,7 +76,7 @@ struct GovernorParams {
   bool peer_slack       = false; // lagrange: a wait for a peer's DVFS lateness is not slack; blame (peer_slack.hpp)
   bool peer_float       = false; // lagrange: slack at most the float of its messages at racing ranks (peer_slack.hpp)
   double peer_chain     = 0;     // lagrange: slack at most this share of its chain float (0: off; peer_slack.hpp)
-  int lagrange_plan     = 4;     // lagrange: iterations of the coordinated plan (0: off, the local rules; plan_horizon.hpp)
+  int lagrange_plan     = 3;     // lagrange: iterations of the coordinated plan (0: off, the local rules; plan_horizon.hpp)
   double lagrange_plan_cap = 0.4; // lagrange_plan: lateness inside the plan, in iterations (< 0: no cap)
   // lagrange_plan: the most computations one plan may hold (0: no limit); a larger run races
   // (dvfs_plugin.cpp). The default solver's time is linear in them (plan_fill.hpp).
@@ -89,9 +89,9 @@ struct GovernorParams {
   // lagrange_plan: iterations after the horizon whose racing schedule bounds the horizon's last
   // computations (their total float over them; 0: each due by its racing end).
   int lagrange_plan_lookahead = 4;
-  // lagrange_plan: the cap grows with the run beyond this many ranks: lagrange_plan_cap x
-  // max(1, ranks / lagrange_plan_cap_ranks) (0: the cap as given at every size).
-  int lagrange_plan_cap_ranks = 64;
+  // lagrange_plan: from this many ranks on, the plan covers one iteration more and its cap grows
+  // as lagrange_plan_cap x ranks / lagrange_plan_scale_ranks (0: horizon and cap as given).
+  int lagrange_plan_scale_ranks = 64;
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)
