@@ -119,7 +119,8 @@ void DvfsPlugin::subscribe()
     planner_.emplace(config_.params.lagrange_plan, config_.params.lagrange_plan_cap,
                      config_.params.lagrange_plan_max > 0 ? static_cast<size_t>(config_.params.lagrange_plan_max)
                                                           : std::numeric_limits<size_t>::max(),
-                     HorizonPlanner::solver(config_.params.lagrange_plan_solver), static_cast<size_t>(config_.params.lagrange_plan_lookahead));
+                     HorizonPlanner::solver(config_.params.lagrange_plan_solver), static_cast<size_t>(config_.params.lagrange_plan_lookahead),
+                     static_cast<size_t>(config_.params.lagrange_plan_scale_ranks));
   if (config_.params.peer_slack || config_.params.peer_float || config_.params.peer_chain > 0 || plan) {
     peers_.emplace(config_.params.peer_slack, config_.params.peer_float,
                    config_.governor == "performance" || plan, config_.params.peer_chain > 0);

@@ -66,9 +66,10 @@ namespace {
 // Rank 0 computes 1 s per iteration back to back and sends it to rank 1, which computes 0.5 s
 // and waits 0.5 s for the next message. Iterations 0..last reported.
 HorizonPlanner pipeline_of_two(int horizon, double cap, size_t last,
-                               size_t max_tasks = std::numeric_limits<size_t>::max(), size_t lookahead = 0)
+                               size_t max_tasks = std::numeric_limits<size_t>::max(), size_t lookahead = 0,
+                               size_t scale_ranks = 0)
 {
-  HorizonPlanner planner(horizon, cap, max_tasks, HorizonPlanner::Solver::flow, lookahead);
+  HorizonPlanner planner(horizon, cap, max_tasks, HorizonPlanner::Solver::flow, lookahead, scale_ranks);
   planner.rank_levels(0, two_levels(30));
   planner.rank_levels(1, two_levels(30));
   for (size_t it = 0; it <= last; ++it) {
@@ -125,6 +126,47 @@ TEST(DvfsPlan, HorizonEndTakesTheFreeFloat)
     EXPECT_NEAR(planner.stretch(0, 5, 0), 1.0, kPlanTolerance);
     EXPECT_NEAR(planner.stretch(1, 4, 0), 1.8, kPlanTolerance);
     EXPECT_NEAR(planner.stretch(1, 5, 0), 2.0, kPlanTolerance);
+  }
+}
+
+// From scale_ranks ranks on, the plan covers one iteration more and the cap grows as
+// cap x ranks / scale_ranks.
+TEST(DvfsPlan, HorizonAndCapGrowWithTheRankCount)
+{
+  EXPECT_EQ(HorizonPlanner::scaled_horizon(3, 64, 16), 3);
+  EXPECT_EQ(HorizonPlanner::scaled_horizon(3, 64, 64), 4);
+  EXPECT_EQ(HorizonPlanner::scaled_horizon(3, 64, 1024), 4);
+  EXPECT_EQ(HorizonPlanner::scaled_horizon(3, 0, 1024), 3); // as given
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 16), 0.4);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 64), 0.4);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 256), 1.6);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 64, 1024), 6.4);
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(0.4, 0, 1024), 0.4); // as given
+  EXPECT_DOUBLE_EQ(HorizonPlanner::scaled_cap(-1, 64, 1024), -1);  // no cap stays none
+}
+
+// The pipeline of two (2 ranks), horizon 2, cap 0.2. As given (scale_ranks 0): rank 1's
+// computation of iteration 4 (starting at 5, racing end 5.5) may end by 5.7, stretch 0.7 / 0.5 =
+// 1.4; iteration 5's, the last planned, races. Scaled from 2 ranks: horizon 3 (iterations 4-6),
+// cap 0.2 x 1: 1.4 in iterations 4 and 5 (5's starts at 6, due 6.7), 1 in 6. Scaled from one rank:
+// horizon 3, cap 0.2 x 2 = 0.4: 1.8, 1.8, 1. Rank 0 (critical) races throughout.
+TEST(DvfsPlan, ScaledPlanCoversMoreAndTakesMoreFloat)
+{
+  struct Case {
+    size_t scale_ranks;
+    double s4, s5, s6; // rank 1's stretches (s6 < 0: not planned)
+  };
+  for (const Case c : {Case{0, 1.4, 1.0, -1}, Case{2, 1.4, 1.4, 1.0}, Case{1, 1.8, 1.8, 1.0}}) {
+    HorizonPlanner planner = pipeline_of_two(2, 0.2, 2, std::numeric_limits<size_t>::max(), 0, c.scale_ranks);
+    ASSERT_TRUE(planner.plan_after(2));
+    EXPECT_NEAR(planner.stretch(0, 4, 0), 1.0, kPlanTolerance);
+    EXPECT_NEAR(planner.stretch(1, 4, 0), c.s4, kPlanTolerance) << "scale_ranks " << c.scale_ranks;
+    EXPECT_NEAR(planner.stretch(1, 5, 0), c.s5, kPlanTolerance) << "scale_ranks " << c.scale_ranks;
+    if (c.s6 < 0)
+      EXPECT_LT(planner.stretch(1, 6, 0), 0);
+    else
+      EXPECT_NEAR(planner.stretch(1, 6, 0), c.s6, kPlanTolerance) << "scale_ranks " << c.scale_ranks;
+    EXPECT_LT(planner.stretch(1, 7, 0), 0);
   }
 }
 

@@ -89,6 +89,9 @@ struct GovernorParams {
   // lagrange_plan: iterations after the horizon whose racing schedule bounds the horizon's last
   // computations (their total float over them; 0: each due by its racing end).
   int lagrange_plan_lookahead = 4;
+  // lagrange_plan: from this many ranks on, the plan covers one iteration more and its cap grows
+  // as lagrange_plan_cap x ranks / lagrange_plan_scale_ranks (0: horizon and cap as given).
+  int lagrange_plan_scale_ranks = 64;
   double mix_margin     = 0.03;  // mix: slack kept, fraction of the task's window (computation + MPI)
   double mix_margin_s   = 1e-4;  // mix: slack kept, at least this many seconds
   double mix_step       = 0.15;  // mix: fraction of newly found slack taken per occurrence (0,1]; 0.15: pipelines (README)

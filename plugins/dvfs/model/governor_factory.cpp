@@ -71,6 +71,9 @@ void check_params(const GovernorParams& p, const std::string& what)
   if (p.lagrange_plan_lookahead < 0)
     throw InputError(what, "lagrange plan lookahead " + std::to_string(p.lagrange_plan_lookahead) + " is negative",
                      "give the iterations after the plan's horizon it looks at, e.g. 4 (0: none)");
+  if (p.lagrange_plan_scale_ranks < 0)
+    throw InputError(what, "lagrange plan scale ranks " + std::to_string(p.lagrange_plan_scale_ranks) + " is negative",
+                     "give the ranks from which the plan grows, e.g. 64 (0: never)");
   if (p.lagrange_plan_max < 0)
     throw InputError(what, "lagrange plan max " + std::to_string(p.lagrange_plan_max) + " is negative",
                      "give the most computations one plan may hold, e.g. 4096 (0: no limit)");
@@ -150,6 +153,8 @@ void apply_params(GovernorParams& p, const std::string& text, const std::string&
       p.lagrange_plan_max = integer();
     else if (key == "lagrange_plan_lookahead")
       p.lagrange_plan_lookahead = integer();
+    else if (key == "lagrange_plan_scale_ranks")
+      p.lagrange_plan_scale_ranks = integer();
     else if (key == "lagrange_plan_solver") {
       if (value != "flow" && value != "lp" && value != "fill")
         throw InputError(w, "'" + value + "' is not a solver", "give flow (the default), lp or fill");

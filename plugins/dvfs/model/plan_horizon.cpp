@@ -18,11 +18,24 @@ constexpr size_t kNone = static_cast<size_t>(-1);
 
 } // namespace
 
-HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks, Solver solver, size_t lookahead)
-    : horizon_(horizon), cap_(cap), max_tasks_(max_tasks), solver_(solver), lookahead_(lookahead)
+HorizonPlanner::HorizonPlanner(int horizon, double cap, size_t max_tasks, Solver solver, size_t lookahead,
+                               size_t scale_ranks)
+    : given_horizon_(horizon), horizon_(horizon), cap_(cap), max_tasks_(max_tasks), solver_(solver), lookahead_(lookahead), scale_ranks_(scale_ranks)
 {
   if (horizon_ < 1)
     throw std::invalid_argument("plan horizon must be at least one iteration");
+}
+
+int HorizonPlanner::scaled_horizon(int horizon, size_t scale_ranks, size_t ranks)
+{
+  return scale_ranks > 0 && ranks >= scale_ranks ? horizon + 1 : horizon;
+}
+
+double HorizonPlanner::scaled_cap(double cap, size_t scale_ranks, size_t ranks)
+{
+  if (cap < 0 || scale_ranks == 0)
+    return cap;
+  return cap * std::max(1.0, static_cast<double>(ranks) / static_cast<double>(scale_ranks));
 }
 
 HorizonPlanner::Solver HorizonPlanner::solver(const std::string& name)
@@ -292,6 +305,10 @@ bool HorizonPlanner::plan_after(size_t j)
     if (refused_)
       return false;
   }
+  const size_t ranks = static_cast<size_t>(
+      std::count_if(levels_.begin(), levels_.end(), [](auto const& l) { return !l.empty(); }));
+  if (plans_ == 0) // every rank has reported its levels by now
+    horizon_ = scaled_horizon(given_horizon_, scale_ranks_, ranks);
   double period = 0;
   const Pattern template_ = pattern(j, period);
   if (template_.empty())
@@ -306,7 +323,7 @@ bool HorizonPlanner::plan_after(size_t j)
   const bool grew  = last_lag_ >= 0 && lag > last_lag_ + 1e-3 * period;
   last_lag_        = lag;
   Horizon h = build(j, template_);
-  set_dues(h, template_, period, grew ? 0.0 : cap_);
+  set_dues(h, template_, period, grew ? 0.0 : scaled_cap(cap_, scale_ranks_, ranks));
   const auto seconds = solve(h.problem);
   if (!seconds)
     return false;
