@@ -83,6 +83,14 @@ bool replaying();                            // replay_actions.cpp: a trace is b
 void register_replay_action(const std::string& name, const std::function<void(std::vector<std::string>&)>& function);
 void wrap_replay_actions();
 void before_replayed_computation(long pid); // replay_ranks.cpp: the rank's next compute action runs
+void announce_site(uint32_t site);              // mpi_calls.cpp: the calling rank is about to enter `site`
+// replay_calls.cpp: a trace carrying the recording run's calls (libs/trace/call_annotation.hpp).
+// The rank's annotations, read from its trace's text before its first action (replay_ranks.cpp);
+// then, around each of its actions (compute and sleep included), what they announce, enter and leave.
+void read_call_annotations(long pid, const std::string& text, const std::string& file, const std::string& actor);
+bool annotated_replay(long pid); // the rank's calls come from its annotations, not its actions
+void before_replayed_action(long pid);
+void after_replayed_action(long pid, bool computation); // computation: a compute or sleep action
 // The call the rank with actor `pid` is inside now, and the one it last left (kNoSite: none);
 // what a deadlock report names (deadlock_report.cpp, mpi_calls.cpp).
 uint32_t pending_site(long pid);

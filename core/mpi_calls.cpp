@@ -12,9 +12,6 @@
 
 #include <simgrid/s4u.hpp>
 
-#include <dlfcn.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -33,6 +30,10 @@ struct Position {
   uint32_t in_site   = kNoSite; // the call it is inside or announced, kNoSite when outside
   bool inside        = false;   // entered (not only announced) and not left
   double returned_at = -1;      // SimGrid's function of the call returned then (-1: not yet)
+  // An announced call not named yet (haec_suite_mpi_announce): named when first needed, after
+  // SMPI's benchmark has stopped, so that naming a new site is never charged.
+  const char* announced_function = nullptr;
+  const void* announced_caller   = nullptr;
 };
 
 struct RegionStats {
@@ -103,16 +104,27 @@ uint32_t site_of(const char* function, const void* caller)
   auto it  = c.site_of_address.find(caller);
   if (it != c.site_of_address.end())
     return it->second;
-  Dl_info info{};
-  std::string object = "?";
-  uint64_t offset    = reinterpret_cast<uintptr_t>(caller);
-  if (dladdr(caller, &info) != 0 && info.dli_fname != nullptr) {
-    object = object_name(info.dli_fname, static_cast<long>(getpid()));
-    offset = reinterpret_cast<uintptr_t>(caller) - reinterpret_cast<uintptr_t>(info.dli_fbase);
-  }
-  uint32_t id = c.table.site(call_site_text(function, object, offset));
+  uint32_t id = c.table.site(call_site_of(function, caller));
   c.site_of_address.emplace(caller, id);
   return id;
+}
+
+uint32_t intern(const char* function, const void* caller);
+
+// The call the rank is inside or announced (kNoSite: none), named now if it was only announced.
+uint32_t in_site(Position& p)
+{
+  if (p.announced_function != nullptr) {
+    p.in_site            = intern(p.announced_function, p.announced_caller);
+    p.announced_function = nullptr;
+  }
+  return p.in_site;
+}
+
+void set_in_site(Position& p, uint32_t site)
+{
+  p.in_site            = site;
+  p.announced_function = nullptr;
 }
 
 uint32_t intern(const char* function, const void* caller)
@@ -147,7 +159,7 @@ void entered(long pid, uint32_t site)
   Calls& c    = calls();
   c.reporting = true;
   Position& p = position(pid);
-  p.in_site   = site;
+  set_in_site(p, site);
   p.inside    = true;
   if (c.iterations_on || !bus().mpi_calls.empty()) {
     const double now = sg4::Engine::get_clock();
@@ -330,9 +342,15 @@ void enter_site(uint32_t site)
     entered(pid, site);
 }
 
+void announce_site(uint32_t site)
+{
+  if (const long pid = self_pid(); pid >= 0)
+    set_in_site(position(pid), site);
+}
+
 uint32_t pending_site(long pid)
 {
-  return position(pid).in_site;
+  return in_site(position(pid));
 }
 
 uint32_t previous_site(long pid)
@@ -352,8 +370,8 @@ uint32_t current_region(long pid)
   Calls& c = calls();
   if (!c.reporting || pid < 0)
     return kNoRegion;
-  const Position& p = position(pid);
-  return c.table.region(p.last_site, p.in_site);
+  Position& p = position(pid);
+  return c.table.region(p.last_site, in_site(p));
 }
 
 const std::string& region_text(uint32_t region)
@@ -378,15 +396,18 @@ bool calls_reported()
 // the calling rank's actor; `caller` is the return address into the application.
 //
 // The announcement comes first, while SMPI still benchmarks the application's code (so it only
-// notes the call): the computation SMPI charges right after it, at the call's start, is then in
+// notes the call, `function` being a string that lives as long as the process): the computation SMPI charges right after it, at the call's start, is then in
 // the region that ends at this call. The entry follows once SMPI's benchmark has stopped.
 extern "C" void haec_suite_mpi_announce(const char* function, const void* caller)
 {
   using namespace haec::core;
   if (passive())
     return;
-  if (const long pid = parts::self_pid(); pid >= 0)
-    position(pid).in_site = intern(function, caller);
+  if (const long pid = parts::self_pid(); pid >= 0) { // named when needed (in_site): cheap here
+    Position& p          = position(pid);
+    p.announced_function = function;
+    p.announced_caller   = caller;
+  }
 }
 
 extern "C" void haec_suite_mpi_enter(const char* function, const void* caller)
@@ -419,10 +440,10 @@ extern "C" void haec_suite_mpi_exit(void)
   if (pid < 0)
     return;
   Position& p         = position(pid);
-  const uint32_t site = p.in_site;
+  const uint32_t site = in_site(p);
   const double time   = p.returned_at >= 0 ? p.returned_at : sg4::Engine::get_clock();
   p.last_site         = site;
-  p.in_site           = kNoSite;
+  set_in_site(p, kNoSite);
   p.inside            = false;
   p.returned_at       = -1;
   if (!bus().mpi_calls.empty())

@@ -6,8 +6,10 @@
 // the peer for point-to-point actions), so code regions, iteration detection and MPI time work in
 // replay as in emulation; a "test" action is also published as polling, as MPI_Test is in
 // emulation. When recording, point-to-point actions also give the application's messages
-// (traffic_matrix.csv) and their receives (a check). compute is wrapped only to hand a trace's
-// counter annotations to its computation (replay_ranks.cpp); sleep is left alone.
+// (traffic_matrix.csv) and their receives (a check). compute is wrapped to hand a trace's
+// counter annotations to its computation (replay_ranks.cpp). A rank whose trace carries the
+// recording run's calls (`# RANK haec_call ...`, replay_calls.cpp) is reported from them instead:
+// its actions, compute and sleep included, only tell replay_calls.cpp where the rank is.
 #include "checks.hpp"
 #include "core_parts.hpp"
 #include "mapping_detail.hpp"
@@ -289,6 +291,19 @@ void register_wrapped(const std::string& action, const action_fun& function)
   // Shared, so that every copy SimGrid makes of the wrapper uses one cache.
   auto sites = std::make_shared<FieldSites>(base, fields);
   auto body = [function, base, fields, polling, init, counted, sole_site, sites](simgrid::xbt::ReplayAction& a) mutable {
+    const long pid = simgrid::s4u::this_actor::get_pid();
+    if (annotated_replay(pid)) { // the rank's calls come from its trace's annotations (replay_calls.cpp)
+      before_replayed_action(pid);
+      count_replayed_action();
+      progress_replayed(a);
+      if (counted != Counted::No)
+        messages().on_action(counted, a);
+      function(a);
+      if (init)
+        replay_rank_started();
+      after_replayed_action(pid, false);
+      return;
+    }
     if (fields == 0) {
       if (!sole_site)
         sole_site = named_site(base);
@@ -300,7 +315,6 @@ void register_wrapped(const std::string& action, const action_fun& function)
     progress_replayed(a);
     if (counted != Counted::No)
       messages().on_action(counted, a);
-    const long pid = simgrid::s4u::this_actor::get_pid();
     if (polling)
       bus().polling.publish(Polling{pid, true});
     function(a);
@@ -313,13 +327,35 @@ void register_wrapped(const std::string& action, const action_fun& function)
   xbt_replay_action_register(action.c_str(), Wrapped{std::move(body)});
 }
 
-// A computation: its counter annotation, if the trace has one for it, goes first.
+// A computation: its counter annotation, if the trace has one for it, goes first. A computation
+// or a sleep is no call, but in a trace carrying the recording run's calls it may be one of a
+// call's actions (replay_calls.cpp).
 void register_compute(const action_fun& function)
 {
   xbt_replay_action_register("compute", Wrapped{[function](simgrid::xbt::ReplayAction& a) {
-                               before_replayed_computation(simgrid::s4u::this_actor::get_pid());
+                               const long pid = simgrid::s4u::this_actor::get_pid();
+                               const bool calls = annotated_replay(pid);
+                               if (calls)
+                                 before_replayed_action(pid);
+                               before_replayed_computation(pid);
                                progress_replayed(a);
                                function(a);
+                               if (calls)
+                                 after_replayed_action(pid, true);
+                             }});
+}
+
+void register_sleep(const action_fun& function)
+{
+  xbt_replay_action_register("sleep", Wrapped{[function](simgrid::xbt::ReplayAction& a) {
+                               const long pid = simgrid::s4u::this_actor::get_pid();
+                               if (!annotated_replay(pid)) {
+                                 function(a);
+                                 return;
+                               }
+                               before_replayed_action(pid);
+                               function(a);
+                               after_replayed_action(pid, true);
                              }});
 }
 
@@ -360,7 +396,9 @@ void wrap_replay_actions()
       continue;
     if (name == "compute") // the computation between calls, not a call
       register_compute(function);
-    else if (name != "sleep")
+    else if (name == "sleep")
+      register_sleep(function);
+    else
       register_wrapped(name, function);
   }
 }

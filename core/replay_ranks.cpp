@@ -7,7 +7,10 @@
 // - the trace's counter annotations for this rank (`# RANK haec_counters ...`,
 //   libs/trace/counter_annotation.hpp), which SimGrid's reader skips with every comment, are read
 //   from the file first: each belongs to the rank's next `compute` action, and is handed to the
-//   core (set_pending_counters) just before that action runs, so its computation carries it.
+//   core (set_pending_counters) just before that action runs, so its computation carries it;
+// - likewise the trace's call annotations for this rank (`# RANK haec_call ...`,
+//   libs/trace/call_annotation.hpp: replay_calls.cpp), which group its actions into the recording
+//   run's calls.
 // A replay through SimGrid's own replayer never reaches this file: the run then fails at its end
 // (run_end.cpp, replayer_missing).
 #include "core_parts.hpp"
@@ -60,13 +63,11 @@ std::string rank_file_path(const char* name)
   return std::filesystem::exists(beside) ? beside.string() : p.string();
 }
 
-// The annotations of `actor`'s lines in `file`, each with the ordinal of the compute action after
-// it. A file without the annotation's word is not parsed (one search through it).
-Annotations read_annotations(const std::string& file, const std::string& actor)
+// The counter annotations of `actor`'s lines in `file` (its `text`), each with the ordinal of the
+// compute action after it. A file without the annotation's word is not parsed (one search through it).
+Annotations read_annotations(const std::string& text, const std::string& file, const std::string& actor)
 {
   Annotations a;
-  std::ifstream in(file, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (text.find(trace::counter_annotation_action) == std::string::npos)
     return a;
   std::istringstream lines(text);
@@ -128,7 +129,10 @@ extern "C" const char* haec_suite_replay_rank(int rank, const char* trace, int s
   }
   std::string& file = files[pid] = rank_file_path(trace);
   progress_trace_file(file, false);
-  Annotations a     = read_annotations(file, std::to_string(rank));
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  read_call_annotations(pid, text, file, std::to_string(rank));
+  Annotations a = read_annotations(text, file, std::to_string(rank));
   if (!a.samples.empty())
     annotations()[pid] = std::move(a);
   return file.c_str();

@@ -124,12 +124,12 @@ unsigned long long payload(int count, MPI_Datatype type)
   return static_cast<unsigned long long>(count) * static_cast<unsigned long long>(size);
 }
 
-Call::Call(Fn f, const void* caller) : rank(world_rank())
+Call::Call(Fn f, const void* site) : rank(world_rank()), fn(f), caller(site)
 {
   ReportState& s = report_state();
   s.calls.count(rank, f);
   if (s.enter != nullptr) {
-    s.enter(fn_name(f), caller);
+    s.enter(fn_name(f), site);
     entered_ = true;
   }
 }

@@ -106,6 +106,8 @@ public:
   Call(const Call&)            = delete;
   Call& operator=(const Call&) = delete;
   const int rank; // the caller's world rank
+  const Fn fn;
+  const void* const caller;
 
 private:
   bool entered_ = false;

@@ -182,7 +182,8 @@ def before_call(fn):
     if fn.has("poll"):
         lines.append("  Polling polling;")
     if fn.has("ti"):
-        lines.append("  Recording rec(call.rank, %s);" % ("true" if fn.has("timed") else "false"))
+        lines.append("  Recording rec(call, %s, %s);" % ("true" if fn.has("timed") else "false",
+                                                         "true" if fn.has("poll") else "false"))
         if fn.has("requests"):
             lines.append("  Requests before(rec, %s);" % ", ".join(fn.options["requests"]))
         if fn.has("keep"):

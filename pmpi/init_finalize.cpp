@@ -56,7 +56,7 @@ void on_init(Fn f, const void* caller)
   bind_suite();
   const int rank = world_rank();
   s.calls.count(rank, f);
-  start_recording_rank(rank);
+  start_recording_rank(rank, f, caller);
   if (s.enter != nullptr) {
     s.enter(fn_name(f), caller);
     s.exit();
@@ -137,7 +137,7 @@ int Finalize(OwnWork& own)
     return next();
   Call call(Fn::Finalize, own.caller());
   on_finalize();
-  Recording rec(call.rank, false);
+  Recording rec(call, false, false);
   own.resume();
   const int rc = next();
   rec.done();

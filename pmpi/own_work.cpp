@@ -81,6 +81,20 @@ void burn_for_test()
   }
 }
 
+// The depth's top bit is set while the outermost call's entry has SMPI charge the application's
+// computation (OwnWork's smpi_bench_end): the computation SimGrid starts then is the call's.
+constexpr unsigned char kAtEntry = 0x80;
+
+bool at_call_entry()
+{
+  return (*depth() & kAtEntry) != 0;
+}
+
+bool inside_mpi_call()
+{
+  return *depth() != 0;
+}
+
 OwnWork::OwnWork(Fn f, const void* caller) : caller_(caller), depth_(depth())
 {
   if ((*depth_)++ != 0)
@@ -88,7 +102,9 @@ OwnWork::OwnWork(Fn f, const void* caller) : caller_(caller), depth_(depth())
   outermost_ = true;
   counted_   = counting_call_entry(fn_name(f)); // first: the computation lets other ranks run
   announce(f, caller);
+  *depth_ |= kAtEntry;
   smpi_bench_end();
+  *depth_ &= static_cast<unsigned char>(~kAtEntry);
   paused_ = true;
   burn_for_test();
 }

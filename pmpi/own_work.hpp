@@ -48,9 +48,17 @@ private:
   bool paused_    = false;
 };
 
+// Whether the computation SMPI charges now for the calling rank is the one at the entry of the MPI
+// call it announced (the application's code up to the call), not one inside or after the call.
+bool at_call_entry();
+// Whether the calling rank is inside an MPI call the layer wraps: at its entry, inside SimGrid's
+// function, or after it returned and before the wrapper returns (SMPI charges the span since
+// SimGrid's function returned there: a computation of the call, as the suite counts it).
+bool inside_mpi_call();
+
 // MPI_Init and MPI_Init_thread: only the rank's outermost call starts the rank (SMPI's
 // MPI_Init_thread calls MPI_Init). SMPI starts benchmarking as its MPI_Init returns; the layer's
-// start-up after it, once per rank, is charged to the rank's first computation (init_finalize.cpp).
+// start-up after it restarts the benchmark when done, so none of it is charged (init_finalize.cpp).
 class AfterInit {
 public:
   AfterInit();
@@ -66,7 +74,8 @@ private:
 
 // Test hook (tests/integration/test_pmpi_own_work.sh): with HAEC_PMPI_TEST_BURN=<seconds> in the
 // environment, the layer burns that much CPU at each edge of its unmeasured windows, where its
-// work runs; none of it may reach the computations SMPI charges. Off: one test of a constant.
+// work runs, and in its start-up after MPI_Init; none of it may reach the computations SMPI
+// charges. Off: one test of a constant.
 void burn_for_test();
 
 } // namespace haec::pmpi

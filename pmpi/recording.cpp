@@ -3,6 +3,7 @@
 
 #include "atomic_file.hpp"
 #include "call_reporting.hpp"
+#include "call_site.hpp"
 #include "ti_capture.hpp"
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace haec::pmpi {
@@ -20,6 +23,21 @@ TiState& ti_state()
   static auto* s = new TiState; // never destroyed: ranks may still call in during exit
   return *s;
 }
+
+namespace {
+// The site of each call the recorder annotates, named once per return address (dladdr and
+// formatting are the costly part; each rank's copy of the program has its own addresses).
+const std::string& site_name(Fn f, const void* caller)
+{
+  static std::mutex mu;
+  static std::unordered_map<const void*, std::string> names;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = names.find(caller);
+  if (it == names.end())
+    it = names.emplace(caller, call_site_of(fn_name(f), caller)).first;
+  return it->second;
+}
+} // namespace
 
 void start_recording(int world_size)
 {
@@ -40,11 +58,11 @@ void start_recording(int world_size)
   }
 }
 
-void start_recording_rank(int rank)
+void start_recording_rank(int rank, Fn init, const void* caller)
 {
   if (TiRecorder* rec = ti()) { // this rank's computations are recorded from here on
     ti_capture_rank(rec, rank);
-    rec->init(rank, ti_clock());
+    rec->init(rank, ti_clock(), site_name(init, caller));
   }
 }
 
@@ -68,10 +86,10 @@ void finish_recording(int rank)
   }
 }
 
-Recording::Recording(int rank, bool timed) : rec_(ti()), rank_(rank), timed_(timed)
+Recording::Recording(const Call& call, bool timed, bool polling) : rec_(ti()), rank_(call.rank), timed_(timed)
 {
   if (rec_)
-    rec_->enter(rank, ti_clock());
+    rec_->enter(rank_, ti_clock(), site_name(call.fn, call.caller), polling);
 }
 
 void Recording::done()

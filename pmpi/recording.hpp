@@ -5,6 +5,7 @@
 #pragma once
 #include <mpi.h>
 
+#include "call_reporting.hpp"
 #include "ti_ids.hpp"
 #include "ti_recorder.hpp"
 
@@ -38,17 +39,19 @@ struct TiState {
 TiState& ti_state();
 inline TiRecorder* ti() { return ti_state().recorder; }
 
-// At MPI_Init: HAEC_TRACE_OUT starts the recorder (once per process); then each rank's clock.
+// At MPI_Init: HAEC_TRACE_OUT starts the recorder (once per process); then each rank's clock,
+// after its MPI_Init called from `caller`.
 void start_recording(int world_size);
-void start_recording_rank(int rank);
+void start_recording_rank(int rank, Fn init, const void* caller);
 // At a rank's MPI_Finalize (after the call): the last one writes the rank files or error.txt.
 void finish_recording(int rank);
 
-// Records one call: the gap before it at entry; done() at its end (the call's own time becomes
-// a sleep when `timed`: polling calls); then the wrapper runs the call's hook.
+// Records one call: the gap before it at entry, with the call's site (`polling`: the rank polls
+// during it); done() at its end (the call's own time becomes a sleep when `timed`: polling
+// calls); then the wrapper runs the call's hook.
 class Recording {
 public:
-  Recording(int rank, bool timed);
+  Recording(const Call& call, bool timed, bool polling);
   ~Recording() { done(); }
   Recording(const Recording&)            = delete;
   Recording& operator=(const Recording&) = delete;

@@ -5,6 +5,7 @@
 // MPI_Waitsome's tests), which the recorder writes where the replay would not sleep them.
 #include "ti_capture.hpp"
 #include "simgrid_compat.hpp"
+#include "own_work.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -38,7 +39,10 @@ void install()
     if (it == c.rank_of_pid.end())
       return;
     c.running[&exec] = it->second;
-    c.recorder->computation_started(it->second, exec.get_cost(), sg4::Engine::get_clock());
+    const auto charged = at_call_entry()     ? TiRecorder::Charged::AtEntry
+                        : inside_mpi_call() ? TiRecorder::Charged::InCall
+                                            : TiRecorder::Charged::Between;
+    c.recorder->computation_started(it->second, exec.get_cost(), sg4::Engine::get_clock(), charged);
   });
   sg4::Actor::on_sleep_cb([](sg4::Actor const& actor) {
     Capture& c = capture();

@@ -1,6 +1,7 @@
 // TI trace recorder: see ti_recorder.hpp.
 #include "ti_recorder.hpp"
 
+#include "call_annotation.hpp"
 #include "counter_annotation.hpp"
 
 #include <algorithm>
@@ -36,24 +37,97 @@ TiRecorder::Rank* TiRecorder::at(int rank)
 void TiRecorder::push(Rank& r, const std::string& text)
 {
   r.lines.push_back(std::to_string(r.rank) + " " + text);
+  if (r.call.counting)
+    ++r.call.actions;
 }
 
-// The time before the call whose actions follow, in the order it ran. Computations SMPI charged
-// after the call's end (leave) are the next gap's.
+void TiRecorder::write_piece(Rank& r, const Piece& p)
+{
+  if (p.flops > 0) {
+    // A computation without counts in a counting run (inside a call, or a second one at a yield
+    // point) counts zeros, as the suite gives it: every compute line of the trace is annotated.
+    if (!p.counts.empty() || !counter_events_.empty())
+      r.lines.push_back(trace::format_counter_annotation(
+          r.rank, {counter_events_, p.counts.empty() ? std::vector<double>(counter_events_.size(), 0.0) : p.counts}));
+    push(r, "compute " + ti_number(p.flops));
+  } else if (p.sleep > kMinSleep) {
+    push(r, "sleep " + ti_number(p.sleep));
+  }
+}
+
+// The time before the actions about to be written, in the order it ran. For the call that ended
+// (leave), with its site: what ran before the rank announced it, the annotation, the computation
+// SMPI charged at its entry, then what ran inside it (counted as the call's actions, with the
+// action lines that follow until the next call). Computations SMPI charged after the call's end
+// (leave) are the next gap's.
 void TiRecorder::flush(Rank& r)
 {
   if (r.in_call) // every computation so far ran before the call's end
     make_due(r);
-  for (auto const& p : r.due) {
-    if (p.flops > 0 && !p.counts.empty())
-      r.lines.push_back(trace::format_counter_annotation(r.rank, {counter_events_, p.counts}));
-    if (p.flops > 0)
-      push(r, "compute " + ti_number(p.flops));
-    else if (p.sleep > kMinSleep)
-      push(r, "sleep " + ti_number(p.sleep));
+  Call& c = r.call;
+  if (!c.pending) {
+    for (auto const& p : r.due)
+      write_piece(r, p);
+  } else {
+    // The entry: the last computation SMPI charged at an entry (an earlier one was at the entry of
+    // a call that is not recorded), else the first piece inside the call.
+    size_t split = r.due.size();
+    bool entry   = false;
+    for (size_t i = r.due.size(); i-- > 0;)
+      if (r.due[i].zone == Piece::Entry) {
+        split = i, entry = true;
+        break;
+      }
+    if (!entry)
+      for (size_t i = 0; i < r.due.size(); ++i)
+        if (r.due[i].zone == Piece::Inside) {
+          split = i;
+          break;
+        }
+    for (size_t i = 0; i < split; ++i)
+      write_piece(r, r.due[i]);
+    if (!c.site.empty()) {
+      c.line      = r.lines.size();
+      c.annotated = true;
+      c.entry     = entry;
+      r.lines.emplace_back(); // written when the call is closed, with its count of actions
+    }
+    size_t next = split;
+    if (entry)
+      write_piece(r, r.due[next++]);
+    c.counting = true;
+    for (size_t i = next; i < r.due.size(); ++i)
+      write_piece(r, r.due[i]);
+    c.pending = false;
   }
   r.due.clear();
   r.awaiting.clear(); // counts handed over that no computation took (below smpi/cpu-threshold)
+}
+
+// The call's lines are all written (the next call starts, or the rank ends): its annotation. The
+// computations SMPI charged after the call's end (leave) but before the wrapper returned are its
+// last actions: the suite counts them in the call, as a replay then does.
+void TiRecorder::close_call(Rank& r)
+{
+  Call& c = r.call;
+  if (c.pending)
+    flush(r);
+  size_t after = 0;
+  while (after < r.pieces.size() && r.pieces[after].zone == Piece::After)
+    write_piece(r, r.pieces[after++]);
+  r.pieces.erase(r.pieces.begin(), r.pieces.begin() + static_cast<std::ptrdiff_t>(after));
+  if (c.annotated) {
+    trace::CallAnnotation a;
+    auto [it, fresh] = r.site_ids.try_emplace(c.site, static_cast<uint32_t>(r.site_ids.size()));
+    a.id             = it->second;
+    a.enter          = c.entry ? 1 : 0;
+    a.actions        = c.actions;
+    a.polling        = c.polling;
+    if (fresh)
+      a.site = c.site;
+    r.lines[c.line] = trace::format_call_annotation(r.rank, a);
+  }
+  c = Call{};
 }
 
 namespace {
@@ -70,33 +144,33 @@ void TiRecorder::make_due(Rank& r)
 {
   for (auto& p : r.pieces) {
     Piece* last = r.due.empty() ? nullptr : &r.due.back();
-    if (last != nullptr && (last->flops > 0) == (p.flops > 0)) { // consecutive ones of a kind add up
-      last->flops += p.flops;
+    if (last != nullptr && last->flops <= 0 && p.flops <= 0 && last->zone == p.zone) // consecutive sleeps add up
       last->sleep += p.sleep;
-      add_counts(last->counts, p.counts);
-    } else {
+    else
       r.due.push_back(std::move(p));
-    }
   }
   r.pieces.clear();
 }
 
 // Simulated time no computation explains (sleeps, MPI_Wtime, a polling call's own time).
-void TiRecorder::add_sleep(Rank& r, double seconds)
+void TiRecorder::add_sleep(Rank& r, double seconds, Piece::Zone zone)
 {
   if (seconds <= kMinSleep)
     return;
-  if (r.pieces.empty() || r.pieces.back().flops > 0)
+  if (r.pieces.empty() || r.pieces.back().flops > 0 || r.pieces.back().zone != zone) {
     r.pieces.emplace_back();
+    r.pieces.back().zone = zone;
+  }
   r.pieces.back().sleep += seconds;
 }
 
-void TiRecorder::add_flops(Rank& r, double flops)
+// Each computation is a piece of its own: a replay runs the same computations, which a per-task
+// DVFS governor sees one by one.
+void TiRecorder::add_flops(Rank& r, double flops, Piece::Zone zone)
 {
-  if (r.pieces.empty() || r.pieces.back().flops <= 0)
-    r.pieces.emplace_back();
-  Piece& p = r.pieces.back();
-  p.flops += flops;
+  Piece& p = r.pieces.emplace_back();
+  p.zone   = zone;
+  p.flops  = flops;
   if (!r.awaiting.empty()) { // this computation takes the counts handed over before it
     add_counts(p.counts, r.awaiting);
     r.awaiting.clear();
@@ -115,27 +189,41 @@ void TiRecorder::counters(int rank, const std::vector<double>& counts)
     r->awaiting = counts; // replaces a hand-over no computation took
 }
 
-void TiRecorder::init(int rank, double now)
+void TiRecorder::init(int rank, double now, const std::string& site)
 {
   Rank* r = at(rank);
   if (!r)
     return;
+  if (!site.empty()) { // entered and left at once, around the init action
+    r->call.site      = site;
+    r->call.annotated = true;
+    r->call.line      = r->lines.size();
+    r->lines.emplace_back();
+    r->call.counting = true;
+  }
   push(*r, "init");
+  close_call(*r);
   r->cursor  = now;
   r->in_call = false;
 }
 
-void TiRecorder::enter(int rank, double now)
+void TiRecorder::enter(int rank, double now, const std::string& site, bool polling)
 {
   Rank* r = at(rank);
   if (!r)
     return;
-  add_sleep(*r, now - r->cursor); // the end of the gap, that no computation explains
+  close_call(*r);
+  // The end of the gap, that no computation explains (after the entry's computation: none).
+  const bool after_entry = !r->pieces.empty() && r->pieces.back().zone == Piece::Entry;
+  add_sleep(*r, now - r->cursor, after_entry ? Piece::Inside : Piece::Gap);
   r->cursor         = now;
   r->seconds_inside = 0;
   r->slept_in_call  = 0;
   r->entered        = now;
   r->in_call        = true;
+  r->call.site      = site;
+  r->call.polling   = polling;
+  r->call.pending   = true;
 }
 
 void TiRecorder::leave(int rank, double now, bool timed)
@@ -144,18 +232,22 @@ void TiRecorder::leave(int rank, double now, bool timed)
   if (!r)
     return;
   if (timed) // the call's own time, less the computations SMPI ran inside it (written before it)
-    add_sleep(*r, now - r->entered - r->seconds_inside);
+    add_sleep(*r, now - r->entered - r->seconds_inside, Piece::Inside);
   r->cursor  = now;
   r->in_call = false;
   make_due(*r);
 }
 
-void TiRecorder::computation_started(int rank, double flops, double start)
+void TiRecorder::computation_started(int rank, double flops, double start, Charged charged)
 {
   if (Rank* r = at(rank)) {
     if (!r->in_call)
-      add_sleep(*r, start - r->cursor); // what passed since the last call or computation, in its place
-    add_flops(*r, flops);
+      add_sleep(*r, start - r->cursor, Piece::Gap); // what passed since the last call or computation, in its place
+    const Piece::Zone zone = r->in_call                       ? Piece::Inside
+                             : charged == Charged::AtEntry    ? Piece::Entry
+                             : charged == Charged::InCall     ? Piece::After
+                                                              : Piece::Gap;
+    add_flops(*r, flops, zone);
     r->running_inside = r->in_call;
     r->running_start  = start;
   }
@@ -322,6 +414,7 @@ void TiRecorder::finalize(int rank)
   make_due(*r);
   flush(*r);
   push(*r, "finalize");
+  close_call(*r);
   r->finalized = true;
 }
 
@@ -337,14 +430,53 @@ void TiRecorder::failed(const std::string& why)
     error_ = why;
 }
 
+namespace {
+std::vector<std::string> words(const std::string& line)
+{
+  std::vector<std::string> w;
+  for (size_t i = 0; i < line.size();) {
+    const size_t end = std::min(line.find(' ', i), line.size());
+    if (end > i)
+      w.push_back(line.substr(i, end - i));
+    i = end + 1;
+  }
+  return w;
+}
+
+// The call annotation at lines[at], less the action lines of its call that were left out since
+// (cleared: a cancelled receive that never happened).
+std::string without_cleared(const std::vector<std::string>& lines, size_t at, int rank)
+{
+  auto a = trace::parse_call_annotation(words(lines[at]), "recorder");
+  if (!a)
+    return lines[at];
+  uint64_t left = a->enter + a->actions, cleared = 0;
+  for (size_t j = at + 1; j < lines.size() && left > 0; ++j) {
+    if (!lines[j].empty() && lines[j][0] == '#')
+      continue; // a counter annotation
+    --left;
+    cleared += lines[j].empty() ? 1 : 0;
+  }
+  if (cleared == 0)
+    return lines[at];
+  a->actions -= std::min(cleared, a->actions);
+  return trace::format_call_annotation(rank, *a);
+}
+} // namespace
+
 std::string TiRecorder::rank_text(int rank) const
 {
   std::string out;
   if (rank < 0 || rank >= ranks())
     return out;
-  for (auto const& l : ranks_[static_cast<size_t>(rank)].lines)
-    if (!l.empty())
-      out += l + "\n";
+  const auto& lines = ranks_[static_cast<size_t>(rank)].lines;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty())
+      continue;
+    out += (lines[i][0] == '#' && lines[i].find(" haec_call ") != std::string::npos ? without_cleared(lines, i, rank)
+                                                                                     : lines[i]) +
+           "\n";
+  }
   return out;
 }
 

@@ -4,9 +4,14 @@
 // every rank (SMPI ranks are actors of one process), so all state is per rank.
 //
 // What is written, per rank, in the order of the rank's calls (SimGrid 3.32 replay syntax):
-//   - the time between two calls, in the order it ran: "compute F" (the flops SMPI executed:
-//     benchmarked code or smpi_execute_flops) and "sleep S" (the rest of the simulated time: sleeps,
-//     MPI_Wtime, ...), consecutive ones of a kind summed;
+//   - the time between two calls, in the order it ran: "compute F" for each computation SMPI
+//     executed (benchmarked code or smpi_execute_flops: one line each, as a per-task DVFS governor
+//     sees them) and "sleep S" (the rest of the simulated time: sleeps, MPI_Wtime, ...,
+//     consecutive ones summed);
+//   - each call, given its site, as a `# RANK haec_call ...` annotation where the rank announced
+//     it, before the computation SMPI charged at its entry, counting the actions it spans (the
+//     computations SMPI charged inside it, its polling sleep, its actions:
+//     libs/trace/call_annotation.hpp), so that a replay names and groups them as the emulation did;
 //   - point-to-point calls as SimGrid's own actions, a wildcard receive with the source and tag
 //     it actually matched (an irecv line is completed when its request completes);
 //   - every completed request as "wait src dst tag" at the call that completed it (so Waitall on a
@@ -33,14 +38,21 @@ public:
   int ranks() const { return static_cast<int>(ranks_.size()); }
 
   // ---- time ----
-  void init(int rank, double now);            // after MPI_Init: writes "init", starts the clock
-  void enter(int rank, double now);           // a call starts: the gap since the last one is known
+  // After MPI_Init: writes "init" (a call of `site`, when given), starts the clock.
+  void init(int rank, double now, const std::string& site = "");
+  // A call of `site` (empty: not annotated) starts: the gap since the last one is known. `polling`:
+  // the rank polls during the call (MPI_Test*).
+  void enter(int rank, double now, const std::string& site = "", bool polling = false);
   void leave(int rank, double now, bool timed); // timed: the call's own time becomes a sleep
-  // A computation SMPI runs for the rank, from `start` to `end` (simulated times). The time before
-  // a call is written in the order it ran: computations and what passed between them (sleeps,
-  // MPI_Wtime's pause) alternate as in the run, so that a replay whose pstate changes meanwhile (a
-  // governor's timer) runs the same sequence.
-  void computation_started(int rank, double flops, double start);
+  // Where SMPI charges a computation: between calls, at the entry of the call the rank announced
+  // (the next enter's), or in a call (inside SimGrid's function, or after it returned and before
+  // the call ends for the suite: such a one is the call's last action).
+  enum class Charged { Between, AtEntry, InCall };
+  // A computation SMPI runs for the rank, from `start` to `end` (simulated times). The time
+  // before a call is written in the order it ran: computations and what passed between them
+  // (sleeps, MPI_Wtime's pause) alternate as in the run, so that a replay whose pstate changes
+  // meanwhile (a governor's timer) runs the same sequence.
+  void computation_started(int rank, double flops, double start, Charged charged = Charged::Between);
   void computation_ended(int rank, double end);
   // SimGrid's sleeps (SMPI injects some into MPI calls: the tests of MPI_Waitsome): their time
   // inside the current call, and a sleep written before the rank's next action.
@@ -91,8 +103,19 @@ private:
     uint64_t id  = 0; // collectives
   };
   struct Piece { // of the time before a call's actions: a computation (flops > 0) or a sleep
+    enum Zone { Gap, Entry, Inside, After } zone = Gap; // before the call, at its entry, inside it, after its end
     double flops = 0, sleep = 0;
     std::vector<double> counts; // hardware counters of a computation
+  };
+  struct Call { // the rank's last call, its lines being written (libs/trace/call_annotation.hpp)
+    std::string site; // empty: no annotation
+    bool polling = false;
+    bool pending = false;    // entered, its lines not written yet
+    bool annotated = false;  // its annotation line is `line`
+    bool entry = false;      // a computation SMPI charged at its entry precedes it
+    bool counting = false;   // the lines written now are its actions
+    size_t line      = 0;
+    uint64_t actions = 0; // action lines after its entry
   };
   struct Rank {
     std::vector<std::string> lines;
@@ -110,12 +133,16 @@ private:
     bool in_call = false, running_inside = false, finalized = false;
     uint64_t next_id = 1;
     int rank = 0;
+    Call call;
+    std::unordered_map<std::string, uint32_t> site_ids; // call annotations' IDs, by site
   };
   Rank* at(int rank);
   void flush(Rank& r);
+  void write_piece(Rank& r, const Piece& p);
+  void close_call(Rank& r);
   static void make_due(Rank& r);
-  static void add_sleep(Rank& r, double seconds);
-  static void add_flops(Rank& r, double flops);
+  static void add_sleep(Rank& r, double seconds, Piece::Zone zone);
+  void add_flops(Rank& r, double flops, Piece::Zone zone);
   void push(Rank& r, const std::string& text);
 
   std::vector<Rank> ranks_;

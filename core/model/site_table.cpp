@@ -1,32 +1,6 @@
 #include "site_table.hpp"
 
-#include <cctype>
-#include <cstdio>
-
 namespace haec::core {
-
-std::string object_name(const std::string& path, long pid)
-{
-  std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  const std::string tail = "_" + std::to_string(pid) + "_";
-  const size_t at        = base.rfind(tail);
-  if (at == std::string::npos || base.size() < 3 || base.compare(base.size() - 3, 3, ".so") != 0)
-    return base;
-  const std::string rank = base.substr(at + tail.size(), base.size() - 3 - at - tail.size());
-  if (rank.empty())
-    return base;
-  for (char c : rank)
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      return base;
-  return base.substr(0, at);
-}
-
-std::string call_site_text(const std::string& function, const std::string& object, uint64_t offset)
-{
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "+0x%llx", static_cast<unsigned long long>(offset));
-  return function + "@" + object + hex;
-}
 
 // Looked up once per MPI call: find first, so that a known site costs no allocation.
 uint32_t SiteTable::site(const std::string& text)

@@ -8,6 +8,8 @@
 //   open region "MPI_Irecv@lu_like+0x11c9>*"   a computation the application starts itself
 //              between two calls (smpi_execute_flops, SMPI_SAMPLE), before the next call is known
 #pragma once
+#include "call_site.hpp"
+
 #include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
@@ -17,12 +19,8 @@
 
 namespace haec::core {
 
-// The base name of the object a call site lies in, with SMPI's per-rank copy suffix removed:
-// "/tmp/lu_like_4242_7.so" -> "lu_like" when `pid` is 4242 (smpi_global.cpp names the copies
-// <base>_<pid>_<rank>.so); any other path -> its base name.
-std::string object_name(const std::string& path, long pid);
-
-std::string call_site_text(const std::string& function, const std::string& object, uint64_t offset);
+using haec::call_site_text; // libs/common/call_site.hpp
+using haec::object_name;
 
 constexpr uint32_t kNoSite = UINT32_MAX; // before the first MPI call: "start"
 

@@ -4,6 +4,7 @@
 #include "ti_check.hpp"
 
 #include "atomic_file.hpp"
+#include "call_annotation.hpp"
 #include "input_error.hpp"
 #include "replay_reader.hpp"
 #include "ti_bounds.hpp"
@@ -261,12 +262,37 @@ void check_sequence(const TiProgram& program, int rank, const std::string& fallb
 // Every line of one file: shape and values first (check_line), then what the rank's sequence
 // needs (init first, nothing after finalize). With `program`, the actions are kept for the
 // matching simulation; `rank` is -1 for a file holding every rank's actions.
+// The call annotations of a file (call_annotation.hpp): well formed, and each call's actions there.
+class CallCheck {
+public:
+  void line(const std::vector<std::string>& f, const std::string& at)
+  {
+    if (auto a = parse_call_annotation(f, at)) {
+      CallGroups::Step now;
+      ranks_[f[1]].announce(*a, at, now);
+    } else if (f[0][0] != '#') {
+      auto it = ranks_.find(f[0]);
+      if (it != ranks_.end())
+        it->second.action();
+    }
+  }
+  void end_of_file(const std::string& at) const
+  {
+    for (auto const& [rank, groups] : ranks_)
+      groups.end(at);
+  }
+
+private:
+  std::map<std::string, CallGroups> ranks_;
+};
+
 void scan_text(const std::string& text, const std::string& file, int rank, int ranks, TiProgram* program,
                CounterCheck& counters)
 {
   size_t start = 0, lineno = 0;
   std::vector<RankActions> local;
   std::vector<RankActions>& out = program ? program->ranks : local;
+  CallCheck calls;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     ++lineno;
@@ -281,6 +307,7 @@ void scan_text(const std::string& text, const std::string& file, int rank, int r
     if (f.empty())
       continue;
     counters.line(f, at, rank);
+    calls.line(f, at);
     if (f[0][0] == '#')
       continue;
     check_line(f, at, rank, ranks);
@@ -292,6 +319,7 @@ void scan_text(const std::string& text, const std::string& file, int rank, int r
     add_to_rank(out[static_cast<size_t>(r)], f, file, static_cast<uint32_t>(lineno), at);
   }
   counters.end_of_file();
+  calls.end_of_file(file + ":" + std::to_string(lineno));
 }
 
 } // namespace

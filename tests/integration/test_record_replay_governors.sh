@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # A recording run and the replay of its trace agree to 1e-12 relative (makespan, energy, every
-# host's busy time and energy) under the governors that decide from time alone: performance,
-# powersave, the sampling ondemand and conservative, and mix. The recorder writes the time between
-# two calls in the order it ran (computations, and MPI_Wtime's pause between them), so a pstate
-# change landing inside that time (a sampling timer, mix's second part) slows the same work in
-# both. short_bursts computes between calls and calls MPI_Wtime half-way through its work; a
-# 0.3 ms sampling period makes the governors switch often. (adagio, adagio-improved and lagrange
-# key their decisions by code region, which a replay names by trace action, not by call site:
-# docs, "Governors in replay".)
+# host's busy time and energy) under every governor: those that decide from time alone
+# (performance, powersave, the sampling ondemand and conservative, mix) and those that decide per
+# task, keyed by code region (adagio, adagio-improved, lagrange). The recorder writes the time
+# between two calls in the order it ran (computations, and MPI_Wtime's pause between them), so a pstate change
+# landing inside that time (a sampling timer, mix's second part) slows the same work in both; and
+# it annotates each call with its call site, so that a replay groups the actions into the same
+# calls, code regions and tasks as the emulation (and the same polling: every 3rd iteration polls
+# with MPI_Testall). short_bursts computes between calls and calls MPI_Wtime half-way through its
+# work; a 0.3 ms sampling period makes the governors switch often.
 source "$(dirname "$0")/common.sh"
 
-app=("$build/bin/short_bursts" --iters 600 --work 40 --wtime-every 1 --test-every 0)
+app=("$build/bin/short_bursts" --iters 600 --work 40 --wtime-every 1 --test-every 3)
 opts=(--platform cluster:2,preset=taurus-node --power --cfg haec/dvfs/period:0.0003)
-for governor in performance powersave ondemand conservative mix; do
+for governor in performance powersave ondemand conservative mix adagio adagio-improved lagrange; do
   "$haec" trace record "${opts[@]}" -np 2 --governor $governor --out "t-$governor/trace.txt" --keep-run "em-$governor" \
     -- "${app[@]}" > /dev/null
   "$haec" run "${opts[@]}" --governor $governor --replay "t-$governor/trace.txt" --out "rep-$governor" --quiet
@@ -40,4 +41,4 @@ print(f"{governor}: makespan {a['makespan_s']!r} s, energy {a['energy_j']!r} J, 
       f"largest relative difference {worst:.1e}")
 PY
 done
-echo "ok: record then replay equal to 1e-12 under performance, powersave, ondemand, conservative and mix"
+echo "ok: record then replay equal to 1e-12 under performance, powersave, ondemand, conservative, mix, adagio, adagio-improved and lagrange"
