@@ -1,6 +1,7 @@
 // TI trace joined to events.csv: see ti_attach.hpp.
 #include "ti_attach.hpp"
 
+#include "call_annotation.hpp"
 #include "counter_annotation.hpp"
 #include "input_error.hpp"
 #include "ti_attach_rma.hpp"
@@ -74,6 +75,12 @@ bool same_call(const std::string& region, std::string action)
   return true;
 }
 
+// "MPI_Send" of a call site "MPI_Send@app+0x1a2b" (events.csv's calls may be named either way).
+std::string function_of(const std::string& site)
+{
+  return site.substr(0, site.find('@'));
+}
+
 // A counter annotation (kept verbatim with the call's lines, and summed for the OTF2 metrics).
 bool add_counters(RunTrace& t, const std::vector<std::string>& f, const std::string& at, std::vector<double>& sum)
 {
@@ -93,7 +100,9 @@ bool add_counters(RunTrace& t, const std::vector<std::string>& f, const std::str
   return true;
 }
 
-// Rank r's calls (Enter/Leave) with its TI lines attached and the MPI records added.
+// Rank r's calls (Enter/Leave) with its TI lines attached and the MPI records added. In a trace
+// with call annotations (call_annotation.hpp) a call is an annotation's group of actions, as the
+// replay reported it (named by its call site); else each action but the computations is a call.
 std::vector<RunEvent> attach_rank(RunTrace& t, const std::vector<RunEvent>& calls, int r, const std::string& text,
                                   const std::string& file, RmaRecords& rma)
 {
@@ -101,6 +110,38 @@ std::vector<RunEvent> attach_rank(RunTrace& t, const std::vector<RunEvent>& call
   size_t next = 0, lineno = 0;
   std::string pending;
   std::vector<double> counters;
+  CallGroups groups;
+  std::string site;                         // the annotated call being read ("": none)
+  std::vector<std::vector<std::string>> actions; // its actions
+  const std::string fix = "export the result of haec run --replay THIS_TRACE --events, or name its trace with --trace";
+  // The rank's next call in events.csv is `name`'s: it gets the TI lines so far and the records.
+  auto attach = [&](const std::string& at, const std::string& name, bool annotated,
+                    const std::vector<std::vector<std::string>>& records) {
+    while (next < calls.size() && calls[next].kind != RunEvent::Enter)
+      out.push_back(calls[next++]);
+    if (next == calls.size() ||
+        !(annotated ? function_of(t.regions[calls[next].region]) == function_of(name)
+                    : same_call(t.regions[calls[next].region], name)))
+      throw InputError(at, "'" + name + "' is not rank " + std::to_string(r) + "'s next call in events.csv (" +
+                               (next == calls.size() ? std::string("none left") : t.regions[calls[next].region]) + ")",
+                       fix);
+    RunEvent enter = calls[next++];
+    enter.ti       = pending;
+    enter.counters.swap(counters);
+    pending.clear();
+    out.push_back(enter);
+    for (auto const& f : records) {
+      add_record(out, f, enter.time, t.ranks);
+      rma.add(t, out, r, f, enter.time);
+    }
+  };
+  auto step = [&](const CallGroups::Step& s, const std::string& at) {
+    if (s.leave) {
+      attach(at, site, true, actions);
+      site.clear();
+      actions.clear();
+    }
+  };
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     ++lineno;
@@ -110,25 +151,28 @@ std::vector<RunEvent> attach_rank(RunTrace& t, const std::vector<RunEvent>& call
       pending += (pending.empty() ? "" : "\n") + line;
       continue;
     }
-    if (f.size() < 2 || f[0][0] == '#')
+    if (!f.empty() && f[0] == "#") {
+      if (auto a = parse_call_annotation(f, at)) { // kept verbatim: an import gives it back
+        pending += (pending.empty() ? "" : "\n") + line;
+        CallGroups::Step now;
+        site = groups.announce(*a, at, now);
+        step(now, at);
+      }
+      continue;
+    }
+    if (f.size() < 2)
       continue;
     const std::string action = line.substr(line.find(f[1]));
     pending += (pending.empty() ? "" : "\n") + action;
-    if (f[1] == "compute" || f[1] == "sleep")
+    const bool computation = f[1] == "compute" || f[1] == "sleep";
+    if (groups.open()) {
+      if (!computation)
+        actions.push_back(f);
+      step(groups.action(), at);
       continue;
-    while (next < calls.size() && calls[next].kind != RunEvent::Enter)
-      out.push_back(calls[next++]);
-    if (next == calls.size() || !same_call(t.regions[calls[next].region], f[1]))
-      throw InputError(at, "'" + f[1] + "' is not rank " + std::to_string(r) + "'s next call in events.csv (" +
-                               (next == calls.size() ? std::string("none left") : t.regions[calls[next].region]) + ")",
-                       "export the result of haec run --replay THIS_TRACE --events, or name its trace with --trace");
-    RunEvent enter = calls[next++];
-    enter.ti       = pending;
-    enter.counters.swap(counters);
-    pending.clear();
-    out.push_back(enter);
-    add_record(out, f, enter.time, t.ranks);
-    rma.add(t, out, r, f, enter.time);
+    }
+    if (!computation)
+      attach(at, f[1], false, {f});
   }
   if (!pending.empty())
     throw InputError(file, "ends with computations after its last call", "end every rank file with finalize");

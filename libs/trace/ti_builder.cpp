@@ -178,8 +178,14 @@ void TiBuilder::collective(int rank, const std::string& op, int root, uint64_t s
 
 void TiBuilder::verbatim(int rank, const std::string& action)
 {
-  if (!action.empty() && action[0] == '#')
-    at(rank).lines.push_back(action);
+  std::vector<std::string>& lines = at(rank).lines;
+  // A call annotation of MPI_Init (call_annotation.hpp) goes before the rank's "init", which
+  // opens every rank file here; finalize, written last, is already where its call's lines end.
+  if (!action.empty() && action[0] == '#' && lines.size() == 1 && lines[0] == std::to_string(rank) + " init" &&
+      action.find(" haec_call ") != std::string::npos)
+    lines.insert(lines.begin(), action);
+  else if (!action.empty() && action[0] == '#')
+    lines.push_back(action);
   else if (action != "init" && action.rfind("init ", 0) != 0 && action != "finalize" && !action.empty())
     push(rank, action);
 }

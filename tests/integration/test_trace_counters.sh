@@ -150,7 +150,7 @@ for line in open("print.txt"):
         assert prev == (w[1], w[2]), f"{w[0]} at {w[1]} {w[2]} without its metric"
         prev = None
 for r in range(4):
-    total = sum(int(l.split()[3].split("=")[1]) for l in open(f"t.txt_files/rank-{r}.txt") if l.startswith("#"))
+    total = sum(int(l.split()[3].split("=")[1]) for l in open(f"t.txt_files/rank-{r}.txt") if " haec_counters " in l)
     assert last[r] == total, (r, last[r], total)
 print("metrics before every enter/leave; accumulated TASK-CLOCK per rank = the annotations' sums", [last[r] for r in range(4)])
 PY
