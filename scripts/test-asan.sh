@@ -48,10 +48,7 @@ status=0
 # test_odd_paths: this gate's smpirun forces mmap privatization, and SimGrid's mmap privatization
 # does not find the data segment of a program reached through a link ("Did not find my data
 # segment"), which is how haec passes a program path with blanks; the plain suite runs it (dlopen).
-# test_record_replay_governors: under ASan the layer's two spans around SimGrid's function exceed
-# smpi/cpu-threshold more often and land on either side of a pstate switch (mix: 6e-5 relative);
-# the plain suite checks the replays to 1e-12.
-exclude='test_pmpi_privatization|test_power_simgrid|faults.test_crash|test_capacity_study|test_trace_counters|test_install|test_odd_paths|test_record_replay_governors'
+exclude='test_pmpi_privatization|test_power_simgrid|faults.test_crash|test_capacity_study|test_trace_counters|test_install|test_odd_paths'
 [ "$full" = no ] && exclude="$exclude|test_determinism"
 ctest --preset asan -j2 -L unit || status=1
 # The manual's tests (label docs) check the documentation, not memory: they run in the plain suite.
