@@ -180,8 +180,8 @@ void Transfers::connect()
     if (user_factors) {
       if (settings().given("haec/snapshot-period")) // half a snapshot (no links) is not what was asked
         reject_setting(settings().what("haec/snapshot-period") +
-                       ": link snapshots need the network transfers, which are not observed when " + factor_keys +
-                       " is set; drop those settings, or use a link model (--link)");
+                       ": link snapshots need the network transfers, not observed when " + factor_keys +
+                       " is set; drop them or use a link model (--link)"); // fits one line with 4.1's longer names
       XBT_WARN("%s was set: transfers are counted but routes are not recorded", factor_keys.c_str());
       return;
     }

@@ -20,6 +20,7 @@
 
 #ifdef SMPI_H /* smpicc's mpi.h includes smpi/smpi.h */
 #define HAEC_REGIONS_SMPI 1
+#include <simgrid/version.h> /* after smpi.h: SimGrid 3.32's needs xbt/base.h first */
 #endif
 
 typedef struct {
@@ -103,7 +104,13 @@ void haec_region_at(const char* file, int line)
   cur_file = base_name(file);
   cur_line = line;
 #ifdef HAEC_REGIONS_SMPI
-  smpi_trace_set_call_location(file, line); /* SimGrid keys its adjustment with the same site */
+  /* SimGrid keys its adjustment with the same site. Since SimGrid 3.35 it also takes the call's
+   * name, which it shows only in labels (tracing, model checking): this recorder does not know it. */
+#if SIMGRID_VERSION >= 33500 /* 3.35.0 */
+  smpi_trace_set_call_location(file, line, "");
+#else
+  smpi_trace_set_call_location(file, line);
+#endif
 #endif
   if (recording)
     account(now() - last_exit);

@@ -115,7 +115,10 @@ grep -q "^0,1,2,12$" run_ping/traffic_matrix.csv || fail "ping traffic: $(cat ru
 if grep -q '^HAEC_SANITIZE:STRING=.' "$build/CMakeCache.txt" 2> /dev/null; then
   echo "skipped under the sanitizers: the plain program (haec run preloads libhaec_pmpi)"
 else
-  smpiff -fallow-argument-mismatch ping.f -o ping_plain 2> /dev/null
+  # Its second receive takes a status: this program goes to SimGrid's own Fortran bindings, and a
+  # stock SimGrid 4.0/4.1 crashes on MPI_STATUS_IGNORE there (third_party_patches/simgrid-4.1/0002).
+  sed 's/MPI_STATUS_IGNORE/status/' ping.f > ping_plain.f
+  smpiff -fallow-argument-mismatch ping_plain.f -o ping_plain 2> /dev/null
   set +e
   "$haec" trace record --platform cluster:2 -np 2 --out t/plain.txt -- ./ping_plain > /dev/null 2> plain.err
   rc=$?

@@ -16,6 +16,7 @@ source "$(dirname "$0")/common.sh"
 cat > probe.cpp <<'CPP'
 #include <simgrid/plugins/energy.h>
 #include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -50,7 +51,11 @@ struct Probe {
     // Rates are constant between two time advances: summing usage * delta is the exact integral.
     sg4::Engine::on_time_advance_cb([](double delta) {
       for (auto* l : sg4::Engine::get_instance()->get_all_links())
+#if SIMGRID_VERSION >= 33400 // Link::get_usage became get_load in SimGrid 3.34
+        usage_integral[l->get_name()] += l->get_load() * delta;
+#else
         usage_integral[l->get_name()] += l->get_usage() * delta;
+#endif
     });
     sg4::Engine::on_simulation_end_cb([] {
       FILE* f = std::fopen("probe.txt", "w");
@@ -66,7 +71,9 @@ struct Probe {
   }
 } probe;
 CPP
-g++ -O1 -shared -fPIC -o probe.so probe.cpp $(pkg-config --cflags --libs simgrid)
+# Against the SimGrid the suite is built against (ctest gives its directories), not the system's.
+g++ -O1 -shared -fPIC -o probe.so probe.cpp -I"$HAEC_SIMGRID_INCLUDEDIR" -L"$HAEC_SIMGRID_LIBDIR" -lsimgrid \
+  -Wl,-rpath,"$HAEC_SIMGRID_LIBDIR"
 
 cat > p.xml <<'XML'
 <?xml version='1.0'?>

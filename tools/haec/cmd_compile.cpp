@@ -78,12 +78,16 @@ int compile(const std::string& driver, bool fortran, const std::vector<std::stri
       std::none_of(args.begin(), args.end(), [](const std::string& a) { return a == "-c" || a == "-S" || a == "-E"; });
   if (links) {
     const std::string lib = pmpi_library_dir();
+    // SimGrid's library directory in the run path too: smpicc gives only -L, so a program linked as
+    // a plain executable (SMPI_PRETEND_CC=1, as configure scripts run their test programs) would not
+    // find a libsimgrid installed outside the loader's directories (a SimGrid 4.1 prefix).
+    const std::string simgrid_lib = std::filesystem::path(HAEC_SIMGRID_LIBRARY).parent_path().string();
     // Every entry point, none exported (SMPI's mpi.h declares MPI_* default-visible and weak: the
     // linker hides them), so the program's calls bind to them now. They are C++ (the Fortran ones
     // convert arrays of requests): the C++ library too.
     argv.insert(argv.end(), {"-Wl,--whole-archive", lib + "/libhaec_pmpi_entry.a", "-Wl,--no-whole-archive",
                              "-Wl,--exclude-libs,libhaec_pmpi_entry.a", "-L" + lib, "-Wl,--no-as-needed", "-lhaec_pmpi",
-                             "-Wl,--as-needed", "-lstdc++", "-Wl,-rpath," + lib});
+                             "-Wl,--as-needed", "-lstdc++", "-Wl,-rpath," + lib, "-Wl,-rpath," + simgrid_lib});
   }
   ChildResult r = run_child(argv, {}, "", "");
   return r.exit_code < 0 ? 3 : r.exit_code;
