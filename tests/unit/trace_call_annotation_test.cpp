@@ -1,7 +1,7 @@
 // The call annotation of TI traces (libs/trace/call_annotation.hpp): written, read back, the
 // actions grouped into calls as a replay does, and malformed or inconsistent ones refused with one line.
 #include "call_annotation.hpp"
-#include "input_error.hpp"
+#include "input_error_support.hpp"
 #include "replay_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -21,12 +21,7 @@ std::optional<CallAnnotation> parse(const std::string& line)
 
 std::string error_of(const std::string& line)
 {
-  try {
-    parse(line);
-  } catch (const haec::InputError& e) {
-    return e.what();
-  }
-  return "";
+  return haec::test::input_error_of([&] { parse(line); });
 }
 
 CallAnnotation call(uint32_t id, uint32_t enter, uint64_t actions, std::string site = "")

@@ -1,7 +1,7 @@
 // The counter annotation of TI traces (libs/trace/counter_annotation.hpp): written, read back
 // exactly, and refused with one line when malformed.
 #include "counter_annotation.hpp"
-#include "input_error.hpp"
+#include "input_error_support.hpp"
 #include "replay_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -20,12 +20,7 @@ std::optional<CounterSample> parse(const std::string& line)
 
 std::string error_of(const std::string& line)
 {
-  try {
-    parse(line);
-  } catch (const haec::InputError& e) {
-    return e.what();
-  }
-  return "";
+  return haec::test::input_error_of([&] { parse(line); });
 }
 
 } // namespace
