@@ -62,9 +62,10 @@ void close_settled_link_intervals();
 // the suite prints a line of its own.
 void start_progress();
 void end_progress();
-// A trace file a replaying rank reads (its bytes count in the trace's total; `shared`: the one file
-// every rank reads, counted once), and an action replayed (its fields make up its line's bytes).
-void progress_trace_file(const std::string& path, bool shared);
+// A trace file a replaying rank reads (its action lines' bytes count in the trace's total, from
+// `text` when the rank read it, else the file's size; `shared`: the one file every rank reads,
+// counted once), and an action replayed (its fields make up its line's bytes).
+void progress_trace_file(const std::string& path, bool shared, const std::string* text = nullptr);
 void progress_replayed(const std::vector<std::string>& fields);
 
 // At the end of a recording run (run_end.cpp collects, checks and writes).

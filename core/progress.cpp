@@ -107,6 +107,21 @@ void on_time_advance(double)
   draw(now);
 }
 
+// The bytes of text's lines that are not comments: SimGrid's reader skips comments (the call and
+// counter annotations), so progress_replayed never counts them.
+uint64_t action_line_bytes(const std::string& text)
+{
+  uint64_t bytes = 0;
+  for (size_t start = 0; start < text.size();) {
+    const size_t newline = text.find('\n', start);
+    const size_t end     = newline == std::string::npos ? text.size() : newline + 1;
+    if (text[start] != '#')
+      bytes += end - start;
+    start = end;
+  }
+  return bytes;
+}
+
 } // namespace
 
 void start_progress()
@@ -136,12 +151,16 @@ void end_progress()
   p.drawn = false;
 }
 
-void progress_trace_file(const std::string& path, bool shared)
+void progress_trace_file(const std::string& path, bool shared, const std::string* text)
 {
   Progress& p = progress();
   if (p.fd < 0 || (shared && p.shared_counted))
     return;
   p.shared_counted = p.shared_counted || shared;
+  if (text != nullptr) {
+    p.trace_bytes += action_line_bytes(*text);
+    return;
+  }
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0)
     p.trace_bytes += static_cast<uint64_t>(st.st_size);

@@ -128,9 +128,9 @@ extern "C" const char* haec_suite_replay_rank(int rank, const char* trace, int s
     return file.c_str();
   }
   std::string& file = files[pid] = rank_file_path(trace);
-  progress_trace_file(file, false);
   std::ifstream in(file, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  progress_trace_file(file, false, &text);
   read_call_annotations(pid, text, file, std::to_string(rank));
   Annotations a = read_annotations(text, file, std::to_string(rank));
   if (!a.samples.empty())
